@@ -1,0 +1,226 @@
+"""The command line: `agentlint check`, `agentlint rule`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from agentlint import __version__
+from agentlint.config import OUTPUT_FORMATS, ConfigError, Overrides, Settings, load_settings
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _codes(values: Sequence[str]) -> list[str] | None:
+    """`--select A,B --select C` -> [A, B, C]; None when the option was not given."""
+    if not values:
+        return None
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]
+    click.echo(f"agentlint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _use_color(stream) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="agentlint")
+def main() -> None:
+    """agentlint: a linter for Python AI-agent code."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--select", multiple=True, metavar="CODES", help="Rules to check (codes, prefixes such as AGL3, or ALL); replaces the configured selection.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rules to switch off, on top of the configuration.")
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to add to the selection.")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Replace the default excludes with these patterns.")
+@click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Patterns to exclude on top of the defaults.")
+@click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: yes).")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too (for pre-commit).")
+@click.option("--stdin-filename", metavar="PATH", help="The name to report for source read from stdin (`-`).")
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="How to print findings (default: full).")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=str), help="Write the report to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Read this configuration file (pyproject.toml or agentlint.toml).")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--cache-dir", type=click.Path(path_type=str), help="Where to keep the cache (default: .agentlint_cache).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: the number of CPUs).")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no progress.")
+def check(
+    paths: tuple[str, ...],
+    select: Sequence[str],
+    ignore: Sequence[str],
+    extend_select: Sequence[str],
+    exclude: Sequence[str],
+    extend_exclude: Sequence[str],
+    respect_gitignore: bool | None,
+    force_exclude: bool,
+    stdin_filename: str | None,
+    output_format: str | None,
+    output_file: str | None,
+    statistics: bool,
+    exit_zero: bool,
+    config_file: Path | None,
+    isolated: bool,
+    cache_dir: str | None,
+    no_cache: bool,
+    jobs: int | None,
+    quiet: bool,
+) -> None:
+    """Check PATHS (default: the current folder) for agent-code findings.
+
+    Exit status: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+    """
+    from agentlint import rules as registry
+    from agentlint.discovery import discover, display_path
+    from agentlint.engine import has_internal_errors, run, unreadable
+
+    paths_list = list(paths) or ["."]
+    use_stdin = paths_list == ["-"]
+    if "-" in paths_list and not use_stdin:
+        _fail("`-` (read from stdin) cannot be combined with other paths")
+    start = Path(stdin_filename or ".") if use_stdin else Path(paths_list[0])
+    if not start.exists():
+        start = Path(".")
+    overrides = Overrides(
+        select=_codes(select),
+        ignore=_codes(ignore),
+        extend_select=_codes(extend_select),
+        exclude=list(exclude) or None,
+        extend_exclude=list(extend_exclude) or None,
+        respect_gitignore=respect_gitignore,
+        output_format=output_format,
+        cache_dir=cache_dir,
+    )
+    try:
+        settings = load_settings(
+            start=start, config_file=config_file, isolated=isolated, overrides=overrides, rules=registry.all_rules()
+        )
+    except ConfigError as exc:
+        _fail(str(exc))
+
+    stdin = None
+    files: list[str] = []
+    problems = []
+    if use_stdin:
+        name = stdin_filename or "-"
+        if stdin_filename and force_exclude and not discover([stdin_filename], settings, force_exclude=True).files and os.path.exists(stdin_filename):
+            _emit([], settings, output_file, statistics, quiet, files_checked=0)
+            sys.exit(EXIT_CLEAN)
+        stdin = (display_path(name) if name != "-" else "-", sys.stdin.buffer.read())
+    else:
+        found = discover(paths_list, settings, force_exclude=force_exclude)
+        files, problems = found.files, found.problems
+
+    progress = _progress_printer() if not quiet else None
+    result = run(files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress)
+    diagnostics = list(result.diagnostics)
+    for problem in problems:
+        diagnostics += unreadable(problem.path, problem.reason).diagnostics
+    diagnostics.sort(key=lambda d: d.sort_key())
+    if progress is not None:
+        progress(-1, -1)
+    _emit(diagnostics, settings, output_file, statistics, quiet, files_checked=result.files_checked)
+    if has_internal_errors(diagnostics):
+        click.echo(
+            "agentlint: error: a rule crashed (AGL003 above); the other rules and files were checked. "
+            "Please report it with the file.",
+            err=True,
+        )
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _emit(diagnostics, settings: Settings, output_file: str | None, statistics: bool, quiet: bool, files_checked: int) -> None:
+    from agentlint import rules as registry
+    from agentlint.reporters import Report, write_report
+
+    def read_source(path: str) -> str | None:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            return None
+
+    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    try:
+        report = Report(
+            diagnostics=diagnostics,
+            rules=registry.all_rules(),
+            files_checked=files_checked,
+            root=settings.root,
+            read_source=read_source,
+            color=_use_color(stream) and not output_file,
+            statistics=statistics,
+            tool_version=__version__,
+        )
+        write_report(settings.output_format, report, stream)
+        stream.flush()
+    finally:
+        if output_file:
+            stream.close()
+
+
+def _progress_printer():
+    """A one-line counter on stderr, for long runs on a terminal only."""
+    if not sys.stderr.isatty() or os.environ.get("CI"):
+        return None
+    state = {"shown": False}
+
+    def show(done: int, total: int) -> None:
+        if done < 0:
+            if state["shown"]:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+            return
+        if total >= 200 and (done % 50 == 0 or done == total):
+            sys.stderr.write(f"\rChecking files: {done}/{total}")
+            sys.stderr.flush()
+            state["shown"] = True
+
+    return show
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
+def rule(code: str | None, show_all: bool) -> None:
+    """Print the documentation of rule CODE (for example AGL302)."""
+    from agentlint.config import resolve_selector
+    from agentlint.docs import render_rule
+    from agentlint.rules import all_rules
+
+    rules = all_rules()
+    if show_all:
+        click.echo("\n\n".join(render_rule(m).rstrip() for m in rules.values()))
+        return
+    if not code:
+        _fail("give a rule code (for example `agentlint rule AGL302`) or `--all`")
+    wanted = code.upper()
+    meta = rules.get(wanted) or next((m for m in rules.values() if m.name == code), None)
+    if meta is None:
+        try:
+            resolve_selector(code, rules)
+        except ConfigError as exc:
+            _fail(str(exc))
+        _fail(f"`{code}` is a prefix, not one rule; try `agentlint rule --all`")
+    click.echo(render_rule(meta).rstrip())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,341 @@
+"""The engine: read, analyse (parallel, cached), project phase, suppressions.
+
+Per file: read the bytes, look the content up in the cache, otherwise analyse it:
+facts from the ``ast`` tree, then one LibCST parse and one batched traversal for the
+selected rules whose prefilter matches. The project phase then sees the facts of
+every file.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import tokenize
+import io
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from agentlint import rules as registry
+from agentlint.cache import Cache
+from agentlint.config import Settings
+from agentlint.facts import extract_facts, module_name_for
+from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
+from agentlint.suppression import apply_suppressions, find_suppressions
+from agentlint.types import Diagnostic, FileFacts, FileResult, Position, RuleMeta, Span
+
+_ENGINE_CODES = frozenset({SYNTAX_ERROR.code, UNREADABLE_FILE.code, INTERNAL_ERROR.code})
+IN_PROCESS_MAX = 16
+"""Runs with at most this many files to analyse stay in-process (start-up matters)."""
+
+
+def _engine_diagnostic(meta: RuleMeta, path: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
+    pos = Position(max(line, 1), max(column, 1))
+    return Diagnostic(meta.code, meta.name, message, path, Span(pos, pos), help=meta.help)
+
+
+def unreadable(path: str, reason: str) -> FileResult:
+    return FileResult(
+        path,
+        (_engine_diagnostic(UNREADABLE_FILE, path, f"Cannot read `{path}`: {reason}"),),
+        FileFacts(module=module_name_for(path), complete=False),
+    )
+
+
+def decode(content: bytes) -> str:
+    """Decode as Python does (PEP 263 cookie, UTF-8 by default, BOM allowed)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
+    return content.decode(encoding)
+
+
+def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult:
+    """Analyse one file's bytes. Never raises: problems become diagnostics."""
+    if len(content) > settings.max_file_size:
+        return unreadable(
+            path,
+            f"file is {len(content) / 1048576:.1f} MiB, above `max-file-size` "
+            f"({settings.max_file_size / 1048576:.1f} MiB); raise it to check this file",
+        )
+    if b"\0" in content:
+        return unreadable(path, "file contains NUL bytes (is it binary?)")
+    try:
+        text = decode(content)
+    except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
+        detail = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+        where = f" at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else ""
+        return unreadable(path, f"not valid UTF-8 or declared encoding ({detail}{where}); save it as UTF-8")
+
+    diagnostics: list[Diagnostic] = []
+    syntax_error: Diagnostic | None = None
+    try:
+        tree = ast.parse(text, filename=path)
+        facts = extract_facts(path, tree)
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None) or 1
+        col = getattr(exc, "offset", None) or 1
+        msg = getattr(exc, "msg", None) or str(exc)
+        syntax_error = _engine_diagnostic(SYNTAX_ERROR, path, f"Syntax error: {msg}", line, col)
+        facts = FileFacts(module=module_name_for(path), complete=False)
+    except (RecursionError, MemoryError):
+        syntax_error = _engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")
+        facts = FileFacts(module=module_name_for(path), complete=False)
+    except Exception as exc:  # a bug in the facts extractor
+        diagnostics.append(
+            _engine_diagnostic(INTERNAL_ERROR, path, f"Fact extraction crashed: {type(exc).__name__}: {exc}")
+        )
+        facts = FileFacts(module=module_name_for(path), complete=False)
+
+    rules = [
+        r
+        for r in registry.per_file_rules()
+        if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
+    ]
+    if syntax_error is not None and _too_deep(syntax_error):
+        # LibCST's native parser can overflow its stack on such input: never feed it.
+        diagnostics.append(syntax_error)
+    elif rules or syntax_error is not None:
+        # A syntax error by the running Python's `ast` may still be valid for LibCST
+        # (newer syntax than this interpreter knows): LibCST has the last word.
+        diagnostics += _run_rules(path, text, rules, settings, syntax_error, facts)
+    return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
+
+
+def _too_deep(diagnostic: Diagnostic) -> bool:
+    message = diagnostic.message
+    return "nested too deeply" in message or "too many nested" in message or "too complex" in message
+
+
+def _run_rules(
+    path: str, text: str, rule_classes: list, settings: Settings, syntax_error: Diagnostic | None, facts: FileFacts
+) -> list[Diagnostic]:
+    import libcst as cst
+
+    from agentlint.rule import RuleContext
+    from agentlint.traversal import run_rules
+
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        if syntax_error is not None:
+            return [syntax_error]
+        return [
+            _engine_diagnostic(
+                SYNTAX_ERROR, path, f"Syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1
+            )
+        ]
+    except (RecursionError, MemoryError):
+        return [_engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
+    except Exception as exc:
+        return [_engine_diagnostic(SYNTAX_ERROR, path, f"Cannot parse: {type(exc).__name__}: {exc}")]
+
+    imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
+    ancestors: list = []
+    out: list[Diagnostic] = []
+    pending = []
+    rules = []
+    for cls in rule_classes:
+        context = RuleContext(
+            path=path,
+            source=text,
+            settings=settings.rule_settings.get(cls.meta.code, {}),
+            ancestors=ancestors,
+            imports=imports,
+            reports=pending,
+        )
+        try:
+            rules.append(cls(context))
+        except Exception as exc:
+            out.append(_crash(path, cls.meta, exc))
+
+    def on_crash(rule, exc: BaseException) -> None:
+        out.append(_crash(path, rule.meta, exc))
+
+    try:
+        run_rules(module, rules, ancestors, on_crash)
+    except RecursionError:
+        return out + [_engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
+    if pending:
+        positions = _positions(module)
+        lines = text.splitlines()
+        for report in pending:
+            meta = report.rule.meta
+            code_range = positions.get(report.node) if positions else None
+            if code_range is None:
+                span = Span.at_line(1)
+            else:
+                start = Position(code_range.start.line, code_range.start.column + 1)
+                end = Position(code_range.end.line, code_range.end.column + 1)
+                if end.line > start.line and isinstance(getattr(report.node, "body", None), cst.BaseSuite):
+                    # A compound statement is reported on its header line, not its body.
+                    header = lines[start.line - 1] if start.line <= len(lines) else ""
+                    end = Position(start.line, len(header.rstrip()) + 1)
+                span = Span(start, end)
+            out.append(
+                Diagnostic(
+                    code=meta.code,
+                    name=meta.name,
+                    message=report.message,
+                    path=path,
+                    span=span,
+                    help=meta.help,
+                    related=report.related,
+                    fix=report.fix,
+                )
+            )
+    return out
+
+
+def _positions(module):
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    except RecursionError:
+        return None
+
+
+def _crash(path: str, meta: RuleMeta, exc: BaseException) -> Diagnostic:
+    return _engine_diagnostic(
+        INTERNAL_ERROR,
+        path,
+        f"Rule {meta.code} ({meta.name}) crashed on this file: {type(exc).__name__}: {exc}",
+    )
+
+
+# -- running many files ------------------------------------------------------------
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic]
+    results: dict[str, FileResult] = field(default_factory=dict)
+    files_checked: int = 0
+    cache_hits: int = 0
+
+
+def _read(path: str) -> bytes | str:
+    """The file's bytes, or the reason it cannot be read."""
+    try:
+        if os.path.isdir(path):
+            return "is a directory"
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+def _worker(task: tuple[str, bytes, Settings]) -> dict:
+    path, content, settings = task
+    return analyze_content(path, content, settings).to_json()
+
+
+def run(
+    files: list[str],
+    settings: Settings,
+    *,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    stdin: tuple[str, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    results: dict[str, FileResult] = {}
+    todo: list[tuple[str, bytes, str]] = []
+    hits = 0
+    for path in files:
+        content = _read(path)
+        if isinstance(content, str):
+            results[path] = unreadable(path, content)
+            continue
+        key = Cache.key(path, content)
+        if cache is not None:
+            cached = cache.get(key)
+            if cached is not None:
+                try:
+                    results[path] = FileResult.from_json(cached, path)
+                    hits += 1
+                    continue
+                except (KeyError, TypeError, ValueError):
+                    pass  # an entry from a broken write or an old layout: rebuild it
+        todo.append((path, content, key))
+    if stdin is not None:
+        results[stdin[0]] = analyze_content(stdin[0], stdin[1], settings)
+
+    done = len(results)
+    total = len(files) + (1 if stdin else 0)
+    for path, key, data in _analyze_all(todo, settings, jobs):
+        results[path] = FileResult.from_json(data, path)
+        if cache is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+            cache.put(key, data)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    diagnostics = finalize(results, settings, registry.all_rules())
+    return RunResult(diagnostics, results, len(results), hits)
+
+
+def _analyze_all(todo: list[tuple[str, bytes, str]], settings: Settings, jobs: int | None):
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
+        for path, content, key in todo:
+            yield path, key, _worker((path, content, settings))
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        tasks = ((path, content, settings) for path, content, _ in todo)
+        for (path, _, key), data in zip(todo, pool.map(_worker, tasks, chunksize=chunk)):
+            yield path, key, data
+
+
+def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
+    from agentlint.rule import ProjectContext
+
+    out: list[Diagnostic] = []
+    for cls in registry.project_rules():
+        if cls.meta.code not in settings.enabled:
+            continue
+        try:
+            out += cls(ProjectContext(facts, settings.rule_settings.get(cls.meta.code, {}))).check()
+        except Exception as exc:
+            out.append(_crash("<project>", cls.meta, exc))
+    return out
+
+
+def finalize(
+    results: Mapping[str, FileResult], settings: Settings, rules: Mapping[str, RuleMeta]
+) -> list[Diagnostic]:
+    """Project phase, then per-file-ignores and suppressions, sorted."""
+    by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
+    for d in project_phase({p: r.facts for p, r in results.items()}, settings):
+        by_path.setdefault(d.path, []).append(d)
+    out: list[Diagnostic] = []
+    for path, diagnostics in by_path.items():
+        ignored = settings.ignored_for(_relative(path, settings.root)) - _ENGINE_CODES
+        enabled = settings.enabled - ignored
+        diagnostics = [d for d in diagnostics if d.code in enabled]
+        result = results.get(path)
+        out += apply_suppressions(
+            diagnostics,
+            result.suppressions if result else (),
+            path=path,
+            enabled=enabled,
+            rules=rules,
+        )
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _relative(path: str, root: str) -> str:
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute, root)
+    return (os.path.basename(absolute) if rel.startswith("..") else rel).replace(os.sep, "/")
+
+
+def has_internal_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.code == INTERNAL_ERROR.code for d in diagnostics)

@@ -1,0 +1,62 @@
+"""Helpers shared by several formats (kept free of heavy imports)."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from agentlint.types import Diagnostic
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines the way the parser numbers them: split on ``\\r\\n``, ``\\r`` and ``\\n``
+    only (``str.splitlines`` also splits on form feeds and other characters that do not
+    end a line in Python source, which would shift line numbers)."""
+    return _NEWLINE.split(text)
+
+
+class SourceLines:
+    """Reads each file at most once and hands out its lines (1-based)."""
+
+    def __init__(self, read_source: Callable[[str], "str | None"]):
+        self._read = read_source
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._cache:
+            try:
+                text = self._read(path)
+            except (OSError, UnicodeError, ValueError):
+                text = None
+            self._cache[path] = split_lines(text) if text is not None else None
+        return self._cache[path]
+
+    def line(self, path: str, number: int) -> str | None:
+        lines = self.lines(path)
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+def is_safe_fix(diagnostic: Diagnostic) -> bool:
+    """Whether ``--fix`` applies the diagnostic's fix (ruff's "fixable")."""
+    return diagnostic.fix is not None and diagnostic.fix.safe
+
+
+def posix(path: str) -> str:
+    return path.replace(os.sep, "/") if os.sep != "/" else path
+
+
+def relative_to_root(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` with forward slashes, or None when it is outside."""
+    absolute = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(absolute, os.path.abspath(root))
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return posix(rel)

@@ -1,0 +1,33 @@
+"""The rule registry: every rule agentlint has, by code."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
+from agentlint.types import RuleMeta
+
+if TYPE_CHECKING:
+    from agentlint.rule import ProjectRule, Rule
+
+
+@lru_cache(maxsize=None)
+def per_file_rules() -> tuple[type["Rule"], ...]:
+    from agentlint.rules.silent_broad_except import SilentBroadExcept
+
+    return (SilentBroadExcept,)
+
+
+@lru_cache(maxsize=None)
+def project_rules() -> tuple[type["ProjectRule"], ...]:
+    return ()
+
+
+@lru_cache(maxsize=None)
+def all_rules() -> dict[str, RuleMeta]:
+    """Every code with its metadata, sorted by code."""
+    metas = [*ENGINE_CODES, UNUSED_SUPPRESSION]
+    metas += [r.meta for r in per_file_rules()]
+    metas += [r.meta for r in project_rules()]
+    return {m.code: m for m in sorted(metas, key=lambda m: m.code)}

@@ -1,0 +1,457 @@
+"""AGL302 silent-broad-except: a broad handler that lets the failure vanish.
+
+A handler is broad when it catches everything (`except:`, `except Exception`,
+`except BaseException`, alone or in a tuple, `except*` too). It is silent when its body,
+outside any function, class or lambda defined in it, neither raises, nor records the
+failure (logging, warnings, error-reporting SDKs, spans, metrics and counters, the
+user's own reporters), nor passes the caught exception on (returned, stored, yielded or
+handed to a call). Only broad handlers are inspected, so the cost is one small walk per
+broad handler.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterator
+
+import libcst as cst
+
+from agentlint import knowledge
+from agentlint.rule import Rule, RuleContext, dotted_name
+from agentlint.types import RuleMeta
+
+_DOCS = """\
+## What it does
+Flags a broad exception handler — a bare `except:`, `except Exception` or
+`except BaseException` (also inside a tuple such as `except (ValueError, Exception)`,
+and `except*` handlers) — whose body lets the failure vanish. A handler is accepted as
+soon as its body does any one of these:
+
+- **raises**, in any form: `raise`, `raise e`, `raise ToolError(...) from e`, or ends
+  the process (`sys.exit(...)`, `pytest.fail(...)`);
+- **records the failure**: a logging call at any level (`logging.warning(...)`,
+  `logger.exception(...)`, `self._log.debug(...)`, `structlog` and `loguru` loggers,
+  any call with `exc_info=`), `warnings.warn(...)`, `traceback.print_exc()` or
+  `traceback.format_exc()`, a write to `sys.stderr` (also `print(..., file=sys.stderr)`),
+  an error-reporting SDK (`sentry_sdk.capture_exception`, `rollbar.report_exc_info`,
+  `bugsnag.notify`, ...), a span call (`span.record_exception(e)`,
+  `span.set_status(...)`, `span.add_event(...)`), a metric or counter
+  (`counter.inc()`, `metrics.increment(...)`, `statsd.incr(...)`,
+  `error_counter.add(1)`, `errors += 1`, `stats["failures"] += 1`), a call to a
+  function named for reporting (`log_error(...)`, `self._report_failure()`), or a
+  callable listed in `reporter-callables`;
+- **passes the exception on**: returns or yields it, stores it (`self.error = e`,
+  `errors.append(e)`, `result = {"error": str(e)}`), hands it to a call
+  (`future.set_exception(e)`, `self._fail(e)`, `Result(error=e)`), or records that the
+  operation failed (`self.failed = True`, `result["error"] = ...`).
+
+What happens inside a function, class or lambda *defined* in the handler does not
+count: defining a callback that would log is not logging. Narrow handlers
+(`except ValueError`, `except (KeyError, TypeError)`) are never flagged.
+
+When the handler is inside a tool (a function decorated with `@tool`,
+`@function_tool`, `@mcp.tool()`, ...) or a guard (decorated with
+`@input_guardrail`-style decorators, or named like `check_*`, `validate_*`,
+`verify_*`, `*_guard`, `is_safe*`, ...), the message says so: that is where a swallowed
+failure most often turns into "approved" or into an empty answer the model trusts.
+
+## Why is this bad?
+Failing open — carrying on when a step breaks — is often the right call in an agent:
+one broken enrichment step should not end the conversation. But a failure that nobody
+records cannot be counted, alerted on or debugged. A guard that silently returns
+"allowed" when its check crashes looks exactly like a guard that approved; a tool that
+silently returns an empty result looks like a search that found nothing. Fail-open is
+allowed; fail-open that nobody can count is a bug.
+
+Compared with ruff's `BLE001`, this rule also covers bare `except:` and accepts any
+recorded escape (a metric, a span, an error reporter, the exception stored or passed
+on), so it flags fewer handlers that are in fact instrumented and more that are in fact
+silent.
+
+## Example
+```python
+@function_tool
+def search_orders(query: str) -> list[Order]:
+    try:
+        return backend.search(query)
+    except Exception:
+        return []
+```
+
+## Use instead
+Record the escape and keep failing open:
+```python
+@function_tool
+def search_orders(query: str) -> list[Order]:
+    try:
+        return backend.search(query)
+    except Exception:
+        logger.exception("order search failed; answering with no orders")
+        SEARCH_FAILURES.inc()
+        return []
+```
+or re-raise, pass the exception on (`return ToolResult(error=e)`), or catch only the
+exception you expect (`except TimeoutError:`).
+
+## Fix safety
+No fix: only the author knows whether the failure should be re-raised, logged,
+counted or narrowed.
+
+## Configuration
+- `logger-objects` (list of strings, default
+  `["log", "logger", "_log", "_logger", "LOG", "LOGGER", "_LOG", "_LOGGER", "logging"]`):
+  names of logger objects; any method call on such a receiver counts as recording
+  (`audit.emit(...)` with `"audit"` listed; a dotted entry such as `"self.audit"` must
+  match the whole receiver). Setting it replaces the default list. Receivers whose name
+  contains the word `log` or `logger` (`self._request_logger`, `audit_log`) are
+  recognised at the usual logging levels whatever this list says.
+- `reporter-callables` (list of strings, default `[]`): your own reporting functions.
+  A dotted name (`"myapp.telemetry.report_error"`) is matched after resolving the
+  module's imports, so `from myapp import telemetry; telemetry.report_error(...)` and
+  `from myapp.telemetry import report_error as rep; rep(...)` both count. A bare name
+  (`"notify_ops"`) matches any call whose final name is that name
+  (`notify_ops(...)`, `self.notify_ops(...)`).
+
+```toml
+[tool.agentlint.rules.AGL302]
+logger-objects = ["log", "logger", "_logger", "LOGGER", "audit"]
+reporter-callables = ["myapp.telemetry.report_error", "notify_ops"]
+```
+
+## Standard
+Enforces the guardrails standard (`package/framework/standards/ai-agents/guardrails.md`),
+section "When the guard cannot decide": *"This standard ratifies fail-open — with one
+hard condition: the escape is recorded, never silent"*, because *"without it, fail-open
+is indistinguishable from a bug"*. Its checklist asks that *"every fail-open path
+records the escape in a counter or span"*, and its anti-pattern table lists *"silent
+fail-open"* (81 of 83 `catch (Exception ex)` blocks that never read `ex`), to be
+replaced by *"recorded fail-open"*.
+"""
+
+_NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+_SKIPPED_FIELDS = frozenset(
+    {
+        "lpar",
+        "rpar",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "comma",
+        "semicolon",
+        "trailing_whitespace",
+        "newline",
+        "whitespace",
+        "equal",
+        "colon",
+        "star",
+        "dot",
+        "operator",
+        "default_indent",
+        "default_newline",
+    }
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The code-bearing children of ``node``, read from its fields (nothing rebuilt)."""
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        names = tuple(
+            f.name
+            for f in dataclasses.fields(node)  # type: ignore[arg-type]
+            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
+        )
+        _CHILD_FIELDS[type(node)] = names
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif type(value) in (tuple, list):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+_FAILURE_TEXT = re.compile(
+    r"(?<![a-z])(?:errors?|errored|fail(?:s|ed|ure|ures)?|unable|cannot|could ?not|couldn't)(?![a-z])"
+)
+
+
+def _passes_on(expr: cst.CSTNode, bound: str | None) -> bool:
+    """Whether ``expr`` carries the failure on: it reads the caught exception, or it
+    contains text that states the failure (`"failed"`, `f"Error: {detail}"`)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if node.value == bound:
+                return True
+        elif isinstance(node, cst.Attribute):
+            stack.append(node.value)
+        elif isinstance(node, cst.Arg):
+            stack.append(node.value)
+        elif isinstance(node, cst.SimpleString):
+            if _FAILURE_TEXT.search(node.value.lower()):
+                return True
+        elif isinstance(node, cst.FormattedStringText):
+            if _FAILURE_TEXT.search(node.value.lower()):
+                return True
+        else:
+            stack.extend(_children(node))
+    return False
+
+
+def _call_chain(expr: cst.BaseExpression) -> tuple[list[str], bool]:
+    """The names along a callee, calls and subscripts looked through:
+    `logging.getLogger(__name__).error` -> (["logging", "getLogger", "error"], True).
+    The flag says whether the chain starts at a plain name."""
+    parts: list[str] = []
+    while True:
+        if isinstance(expr, cst.Attribute):
+            parts.append(expr.attr.value)
+            expr = expr.value
+        elif isinstance(expr, cst.Call):
+            expr = expr.func
+        elif isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Name):
+            parts.append(expr.value)
+            parts.reverse()
+            return parts, True
+        else:
+            parts.reverse()
+            return parts, False
+
+
+def _target_words(target: cst.BaseExpression) -> Iterator[frozenset[str]]:
+    """The words naming an assignment target: `self.fail_count` -> {fail, count};
+    `stats["errors"]` -> {stats} and {errors}; tuples give one set per element."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _target_words(element.value)
+    elif isinstance(target, cst.Name):
+        yield knowledge.name_words(target.value)
+    elif isinstance(target, cst.Attribute):
+        yield knowledge.name_words(target.attr.value)
+    elif isinstance(target, cst.Subscript):
+        yield from _target_words(target.value)
+        for element in target.slice:
+            index = element.slice
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                key = index.value.value.strip("'\"rbuRBU")
+                yield knowledge.name_words(key)
+
+
+def _is_true(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "True"
+
+
+def _is_stderr(expr: cst.BaseExpression) -> bool:
+    dotted = dotted_name(expr)
+    return dotted is not None and dotted.rpartition(".")[2] in ("stderr", "__stderr__")
+
+
+class SilentBroadExcept(Rule):
+    """Broad `except` handlers that neither re-raise, record, nor pass on the failure."""
+
+    meta = RuleMeta(
+        code="AGL302",
+        name="silent-broad-except",
+        summary=(
+            "A broad `except` (bare, `Exception` or `BaseException`) lets the failure "
+            "vanish: nothing re-raises, records or passes on the exception."
+        ),
+        docs=_DOCS,
+        help=(
+            "Re-raise it, log it (`logger.exception(...)`), count it (a metric or span), "
+            "pass the exception on, or catch a narrower exception type."
+        ),
+        settings={
+            "logger-objects": list(knowledge.DEFAULT_LOGGER_OBJECTS),
+            "reporter-callables": [],
+        },
+    )
+
+    # Every broad handler mentions `Exception` (also through an alias or `builtins`,
+    # whose import names it too) or is a bare `except:`, possibly with spaces or a line
+    # continuation before the colon.
+    prefilter = re.compile(rb"Exception|except[ \t\f\\\r\n]*:")
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        loggers = self.settings.get("logger-objects", knowledge.DEFAULT_LOGGER_OBJECTS)
+        reporters = self.settings.get("reporter-callables", ())
+        self._logger_objects = frozenset(loggers)
+        self._reporters_dotted = frozenset(r for r in reporters if "." in r)
+        self._reporters_bare = frozenset(r for r in reporters if "." not in r)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._check(node, "except")
+
+    def visit_ExceptStarHandler(self, node: cst.ExceptStarHandler) -> None:
+        self._check(node, "except*")
+
+    def _check(self, node: cst.ExceptHandler | cst.ExceptStarHandler, keyword: str) -> None:
+        if node.type is None:
+            clause = "Bare `except:`"
+        else:
+            broad = self._broad_name(node.type)
+            if broad is None:
+                return
+            clause = f"Broad `{keyword} {self._describe(node.type, broad)}`"
+        bound = None
+        if node.name is not None and isinstance(node.name.name, cst.Name):
+            bound = node.name.name.value
+        if self._escape(node.body, bound) is not None:
+            return
+        message = (
+            f"{clause} swallows the failure: nothing re-raises, records or passes on "
+            f"the exception{self._where()}"
+        )
+        self.report(node, message)
+
+    # -- is the handler broad? ------------------------------------------------------------
+
+    def _broad_name(self, expr: cst.BaseExpression) -> str | None:
+        """`Exception`/`BaseException` if ``expr`` (or an element of it) names one."""
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            for element in expr.elements:
+                found = self._broad_name(element.value)
+                if found is not None:
+                    return found
+            return None
+        qualified = self.context.qualified_name(expr)
+        if qualified in knowledge.BROAD_EXCEPTIONS:
+            return qualified.rpartition(".")[2]
+        return None
+
+    @staticmethod
+    def _describe(expr: cst.BaseExpression, broad: str) -> str:
+        text = " ".join(cst.Module(body=[]).code_for_node(expr).split())
+        if len(text) <= 60:
+            return text
+        return f"(..., {broad})" if isinstance(expr, (cst.Tuple, cst.List)) else broad
+
+    # -- does the handler let the failure vanish? -----------------------------------------
+
+    def _escape(self, body: cst.BaseSuite, bound: str | None) -> cst.CSTNode | None:
+        """The first node of the handler's own code through which the failure escapes
+        (a raise, a recording call, the exception passed on), or None if it vanishes."""
+        stack: list[cst.CSTNode] = [body]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is cst.Raise:
+                return node
+            if kind is cst.Call:
+                if self._call_records(node, bound):  # type: ignore[arg-type]
+                    return node
+            elif kind is cst.Return or kind is cst.Yield:
+                value = node.value  # type: ignore[attr-defined]
+                if value is not None and _passes_on(value, bound):
+                    return node
+            elif kind is cst.Assign:
+                targets = [t.target for t in node.targets]  # type: ignore[attr-defined]
+                if self._assignment_records(targets, node.value, bound):  # type: ignore[attr-defined]
+                    return node
+            elif kind is cst.AnnAssign:
+                value = node.value  # type: ignore[attr-defined]
+                if value is not None and self._assignment_records([node.target], value, bound):  # type: ignore[attr-defined]
+                    return node
+            elif kind is cst.AugAssign:
+                if any(w & knowledge.COUNTER_NAME_WORDS for w in _target_words(node.target)):  # type: ignore[attr-defined]
+                    return node
+                if _passes_on(node.value, bound):  # type: ignore[attr-defined]
+                    return node
+            elif kind in _NESTED_SCOPES:
+                continue
+            stack.extend(_children(node))
+        return None
+
+    def _assignment_records(
+        self, targets: list[cst.BaseExpression], value: cst.BaseExpression, bound: str | None
+    ) -> bool:
+        if _passes_on(value, bound):
+            return True
+        return any(
+            words & knowledge.FAILURE_STATE_WORDS for t in targets for words in _target_words(t)
+        )
+
+    def _call_records(self, call: cst.Call, bound: str | None) -> bool:
+        for arg in call.args:
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword == "exc_info":
+                return True
+            if keyword == "file" and _is_stderr(arg.value):
+                return True
+            if keyword == "err" and _is_true(arg.value):  # click.echo(..., err=True)
+                return True
+
+        parts, rooted = _call_chain(call.func)
+        if not parts:
+            return False
+        final = parts[-1]
+        if rooted:
+            head = self.context.imports.get(parts[0], parts[0])
+            resolved = ".".join([head, *parts[1:]])
+            if resolved in knowledge.PROCESS_EXITS or knowledge.has_module_prefix(resolved):
+                return True
+            if resolved in self._reporters_dotted or ".".join(parts) in self._reporters_dotted:
+                return True
+            if not (len(parts) == 1 and resolved in knowledge.PURE_BUILTINS) and any(
+                _passes_on(arg.value, bound) for arg in call.args
+            ):
+                return True
+        elif any(_passes_on(arg.value, bound) for arg in call.args):
+            return True
+        if final in self._reporters_bare:
+            return True
+
+        if isinstance(call.func, cst.Attribute):
+            receiver = parts[:-1]
+            if receiver:
+                if receiver[-1] in self._logger_objects or (
+                    rooted and ".".join(receiver) in self._logger_objects
+                ):
+                    return True
+                if final in knowledge.LOGGER_METHODS and any(
+                    knowledge.is_logger_name(segment) for segment in receiver
+                ):
+                    return True
+                if final == "add" and knowledge.name_words(receiver[-1]) & knowledge.COUNTER_NAME_WORDS:
+                    return True
+                if final == "fail" and receiver == ["self"]:  # unittest's self.fail raises
+                    return True
+            if final in knowledge.ERROR_LEVEL_METHODS and call.args:
+                return True
+            if final in knowledge.RECORDING_METHODS:
+                return True
+        return bool(knowledge.name_words(final) & knowledge.REPORTING_CALL_WORDS)
+
+    # -- where is it? ---------------------------------------------------------------------
+
+    def _where(self) -> str:
+        """` (inside tool `x`)` / ` (inside guard `x`)` for the nearest enclosing
+        function that is one, else nothing."""
+        for ancestor in reversed(self.context.ancestors):
+            if not isinstance(ancestor, cst.FunctionDef):
+                continue
+            name = ancestor.name.value
+            for decorator in ancestor.decorators:
+                expr = decorator.decorator
+                if isinstance(expr, cst.Call):
+                    expr = expr.func
+                dotted = self.context.qualified_name(expr)
+                if dotted is None:
+                    continue
+                if knowledge.is_tool_decorator(dotted):
+                    return f" (inside tool `{name}`)"
+                if knowledge.is_guard_decorator(dotted):
+                    return f" (inside guard `{name}`)"
+            if knowledge.is_guard_name(name):
+                return f" (inside guard `{name}`)"
+        return ""

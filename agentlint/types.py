@@ -1,0 +1,271 @@
+"""Every shared type in one place: the ground floor that everything else imports.
+
+All of these are plain, frozen dataclasses that round-trip through JSON
+(``to_json``/``from_json``) so per-file results can live in the cache and cross
+process boundaries without pickling LibCST trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a file: 1-based line, 1-based column (in characters)."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Span:
+    start: Position
+    end: Position
+
+    @staticmethod
+    def at_line(line: int) -> "Span":
+        return Span(Position(line, 1), Position(line, 1))
+
+    def to_json(self) -> list[int]:
+        return [self.start.line, self.start.column, self.end.line, self.end.column]
+
+    @staticmethod
+    def from_json(data: list[int]) -> "Span":
+        return Span(Position(data[0], data[1]), Position(data[2], data[3]))
+
+
+@dataclass(frozen=True)
+class RelatedLocation:
+    """Another place a diagnostic points at (the other copy, the other assembly site)."""
+
+    path: str
+    span: Span
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "span": self.span.to_json(), "message": self.message}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "RelatedLocation":
+        return RelatedLocation(data["path"], Span.from_json(data["span"]), data.get("message", ""))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between ``span.start`` and ``span.end`` with ``content``."""
+
+    span: Span
+    content: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"span": self.span.to_json(), "content": self.content}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Edit":
+        return Edit(Span.from_json(data["span"]), data["content"])
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A fix offered with a diagnostic. ``safe`` has ruff's meaning: no behaviour change."""
+
+    message: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "edits": [e.to_json() for e in self.edits],
+            "safe": self.safe,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Fix":
+        return Fix(data["message"], tuple(Edit.from_json(e) for e in data["edits"]), data["safe"])
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding: what every rule produces and every reporter consumes."""
+
+    code: str
+    name: str
+    message: str
+    path: str
+    span: Span
+    help: str = ""
+    related: tuple[RelatedLocation, ...] = ()
+    fix: Fix | None = None
+
+    @property
+    def line(self) -> int:
+        return self.span.start.line
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.span.start, self.code, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "code": self.code,
+            "name": self.name,
+            "message": self.message,
+            "span": self.span.to_json(),
+        }
+        if self.help:
+            data["help"] = self.help
+        if self.related:
+            data["related"] = [r.to_json() for r in self.related]
+        if self.fix is not None:
+            data["fix"] = self.fix.to_json()
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any], path: str) -> "Diagnostic":
+        fix = data.get("fix")
+        return Diagnostic(
+            code=data["code"],
+            name=data["name"],
+            message=data["message"],
+            path=path,
+            span=Span.from_json(data["span"]),
+            help=data.get("help", ""),
+            related=tuple(RelatedLocation.from_json(r) for r in data.get("related", ())),
+            fix=Fix.from_json(fix) if fix else None,
+        )
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    """Rule metadata; the single source for `agentlint rule`, the docs pages and SARIF."""
+
+    code: str
+    name: str
+    summary: str
+    docs: str
+    """Markdown body: What it does / Why is this bad? / Example / Use instead / ..."""
+    fixable: bool = False
+    default_selected: bool = True
+    settings: dict[str, Any] = field(default_factory=dict)
+    """Per-rule settings and their defaults (`[tool.agentlint.rules.CODE]`)."""
+    help: str = ""
+    """One line telling the user what to do, shown under each finding."""
+
+
+# Facts: what a file contributes to the project phase. Plain data only.
+
+
+@dataclass(frozen=True)
+class ImportFact:
+    """`import a.b as c` -> local `c` bound to `a.b`; `from a import b as c` -> `c` -> `a.b`."""
+
+    local: str
+    qualified: str
+    line: int
+
+
+@dataclass(frozen=True)
+class DefinitionFact:
+    """A function, method, class or module-level assignment."""
+
+    name: str
+    """Dotted path inside the module: `f`, `Cls`, `Cls.method`, `CONSTANT`."""
+    kind: str
+    """`function`, `method`, `class` or `variable`."""
+    line: int
+    end_line: int
+    decorators: tuple[str, ...] = ()
+    """Decorators as resolved dotted names (through this module's imports)."""
+    bases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallFact:
+    """A call made inside `scope` (a definition name, or `<module>`)."""
+
+    scope: str
+    callee: str
+    """The callee as a dotted name with the first segment resolved through imports."""
+    line: int
+
+
+@dataclass(frozen=True)
+class ReferenceFact:
+    """A read of a name that is module-level here or imported, from inside `scope`."""
+
+    scope: str
+    name: str
+    """Resolved dotted name (imported names carry their module)."""
+    line: int
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """Everything the project phase and `explain` know about one file."""
+
+    module: str
+    """The dotted module name guessed from the path (`pkg/sub/mod.py` -> `pkg.sub.mod`)."""
+    imports: tuple[ImportFact, ...] = ()
+    definitions: tuple[DefinitionFact, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    references: tuple[ReferenceFact, ...] = ()
+    complete: bool = True
+    """False when the file could not be parsed and the facts are empty for that reason."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "FileFacts":
+        return FileFacts(
+            module=data["module"],
+            imports=tuple(ImportFact(**d) for d in data["imports"]),
+            definitions=tuple(
+                DefinitionFact(
+                    **{**d, "decorators": tuple(d["decorators"]), "bases": tuple(d["bases"])}
+                )
+                for d in data["definitions"]
+            ),
+            calls=tuple(CallFact(**d) for d in data["calls"]),
+            references=tuple(ReferenceFact(**d) for d in data["references"]),
+            complete=data["complete"],
+        )
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """The outcome of analysing one file: what the cache stores and the pool returns."""
+
+    path: str
+    diagnostics: tuple[Diagnostic, ...]
+    facts: FileFacts
+    suppressions: tuple["Suppression", ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "facts": self.facts.to_json(),
+            "suppressions": [asdict(s) for s in self.suppressions],
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any], path: str) -> "FileResult":
+        return FileResult(
+            path=path,
+            diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),
+            facts=FileFacts.from_json(data["facts"]),
+            suppressions=tuple(
+                Suppression(s["line"], s["column"], tuple(s["codes"])) for s in data["suppressions"]
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """A `# noqa` comment: `codes` is empty for a blanket `# noqa`."""
+
+    line: int
+    column: int
+    codes: tuple[str, ...]

@@ -1,0 +1,106 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from agentlint.api import settings_for
+from agentlint.cache import Cache
+from agentlint.engine import run
+
+SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
+
+
+def project(tmp_path: Path, n: int = 5) -> list[str]:
+    files = []
+    for i in range(n):
+        p = tmp_path / f"m{i}.py"
+        p.write_text(SILENT if i % 2 == 0 else "x = 1\n", encoding="utf-8")
+        files.append(str(p))
+    return files
+
+
+def entries(cache_dir: Path) -> list[Path]:
+    return [p for p in cache_dir.rglob("*.json") if not p.name.startswith(".tmp")]
+
+
+def test_warm_run_hits_cache_and_matches(tmp_path):
+    files = project(tmp_path)
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    cold = run(files, settings, jobs=1)
+    assert cold.cache_hits == 0
+    assert len(entries(tmp_path / "cache")) == 5
+    warm = run(files, settings, jobs=1)
+    assert warm.cache_hits == 5
+    assert warm.diagnostics == cold.diagnostics
+    assert [r.facts for r in warm.results.values()] == [r.facts for r in cold.results.values()]
+
+
+def test_warm_run_does_not_parse(tmp_path, monkeypatch):
+    files = project(tmp_path)
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    run(files, settings, jobs=1)
+    import agentlint.engine
+
+    def no_analysis(*a, **k):
+        raise AssertionError("a warm run must not analyse")
+
+    monkeypatch.setattr(agentlint.engine, "analyze_content", no_analysis)
+    assert run(files, settings, jobs=1).cache_hits == 5
+
+
+def test_key_includes_settings(tmp_path):
+    files = project(tmp_path, 1)
+    base = settings_for(root=str(tmp_path))
+    a = type(base)(**{**base.__dict__, "cache_dir": str(tmp_path / "c")})
+    b = type(base)(**{**a.__dict__, "enabled": a.enabled - {"AGL302"}})
+    assert a.fingerprint() != b.fingerprint()
+    assert run(files, a, jobs=1).diagnostics
+    assert not run(files, b, jobs=1).diagnostics
+
+
+def test_corrupt_entry_is_rebuilt(tmp_path):
+    files = project(tmp_path, 1)
+    base = settings_for(root=str(tmp_path))
+    settings = type(base)(**{**base.__dict__, "cache_dir": str(tmp_path / "c")})
+    first = run(files, settings, jobs=1)
+    (entry,) = entries(tmp_path / "c")
+    for garbage in (b"{not json", b"", json.dumps({"key": entry.stem, "diagnostics": 3}).encode()):
+        entry.write_bytes(garbage)
+        again = run(files, settings, jobs=1)
+        assert again.cache_hits == 0
+        assert again.diagnostics == first.diagnostics
+        assert json.loads(entry.read_text())["key"] == entry.stem
+
+
+def test_unwritable_cache_dir_does_not_fail(tmp_path):
+    files = project(tmp_path, 1)
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the cache folder should be")
+    base = settings_for(root=str(tmp_path))
+    settings = type(base)(**{**base.__dict__, "cache_dir": str(blocker / "cache")})
+    assert run(files, settings, jobs=1).diagnostics
+
+
+def test_atomic_put_leaves_no_temp_files(tmp_path):
+    cache = Cache(str(tmp_path / "c"), "f")
+    cache.put("ab" * 32, {"x": 1})
+    assert cache.get("ab" * 32)["x"] == 1
+    assert not list((tmp_path / "c").rglob(".tmp-*"))
+
+
+def test_concurrent_runs_share_a_cache(tmp_path, agentlint_exe):
+    for i in range(60):
+        (tmp_path / f"m{i}.py").write_text(SILENT if i % 2 else f"x = {i}\n", encoding="utf-8")
+    cmd = [agentlint_exe, "check", ".", "--output-format", "json", "--cache-dir", "cache", "-j", "2"]
+    procs = [subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    outs = [p.communicate() for p in procs]
+    assert all(p.returncode == 1 for p in procs), [o[1] for o in outs]
+    reports = [json.loads(o[0]) for o in outs]
+    assert all(r == reports[0] for r in reports) and len(reports[0]) == 30
+    warm = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(warm.stdout) == reports[0]
+    for entry in entries(tmp_path / "cache"):
+        json.loads(entry.read_text())  # every entry is whole

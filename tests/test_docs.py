@@ -1,0 +1,39 @@
+"""Rule metadata has one source; the docs pages are rendered from it and kept in step."""
+
+from pathlib import Path
+
+import pytest
+
+from agentlint.docs import render_rule
+from agentlint.rules import all_rules
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Configuration")
+
+
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_every_rule_has_a_current_docs_page(code):
+    page = DOCS / f"{code}.md"
+    assert page.is_file(), f"{code} has no docs page; run `python -m agentlint.docs`"
+    assert page.read_text(encoding="utf-8") == render_rule(all_rules()[code]), (
+        f"{page} is out of date; run `python -m agentlint.docs`"
+    )
+
+
+def test_every_docs_page_has_a_rule():
+    orphans = sorted(p.stem for p in DOCS.glob("*.md") if p.stem not in all_rules())
+    assert not orphans, f"docs pages without a rule: {orphans}"
+
+
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_rule_pages_have_the_sections_in_order(code):
+    text = all_rules()[code].docs
+    positions = [text.find(f"## {s}\n") for s in SECTIONS]
+    assert all(p >= 0 for p in positions), f"{code} misses a section: {list(zip(SECTIONS, positions))}"
+    assert positions == sorted(positions), f"{code}: sections out of order"
+
+
+def test_lint_rules_name_their_standard():
+    for code, meta in all_rules().items():
+        if not code.startswith(("AGL0", "AGL9")):
+            assert "## Standard\n" in meta.docs, f"{code} does not say which standard it enforces"
