@@ -67,6 +67,7 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
 
     diagnostics: list[Diagnostic] = []
     syntax_error: Diagnostic | None = None
+    tree: ast.Module | None = None
     try:
         tree = ast.parse(text, filename=path)
         facts = extract_facts(path, tree)
@@ -96,7 +97,7 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
     elif rules or syntax_error is not None:
         # A syntax error by the running Python's `ast` may still be valid for LibCST
         # (newer syntax than this interpreter knows): LibCST has the last word.
-        diagnostics += _run_rules(path, text, rules, settings, syntax_error, facts)
+        diagnostics += _run_rules(path, text, rules, settings, syntax_error, facts, tree)
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
 
 
@@ -106,7 +107,13 @@ def _too_deep(diagnostic: Diagnostic) -> bool:
 
 
 def _run_rules(
-    path: str, text: str, rule_classes: list, settings: Settings, syntax_error: Diagnostic | None, facts: FileFacts
+    path: str,
+    text: str,
+    rule_classes: list,
+    settings: Settings,
+    syntax_error: Diagnostic | None,
+    facts: FileFacts,
+    tree: ast.Module | None,
 ) -> list[Diagnostic]:
     import libcst as cst
 
@@ -155,7 +162,7 @@ def _run_rules(
     except RecursionError:
         return out + [_engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
     if pending:
-        positions = _positions(module)
+        positions = _positions(module, tree, [(*r.ancestors, r.node) for r in pending])
         lines = text.splitlines()
         for report in pending:
             meta = report.rule.meta
@@ -185,13 +192,78 @@ def _run_rules(
     return out
 
 
-def _positions(module):
-    from libcst.metadata import MetadataWrapper, PositionProvider
+def _positions(module, tree: ast.Module | None, chains: list[tuple]) -> Mapping | None:
+    """Source ranges for the reported nodes; each chain is (module, ..., node).
+
+    LibCST's PositionProvider regenerates the whole module (about two parses' worth of
+    work). Here only the innermost function or class statement holding a report is
+    regenerated, starting at the line and indentation that the `ast` tree gives for
+    it; the whole-module provider is the fallback.
+    """
+    from libcst.metadata import PositionProvider
+
+    if tree is not None:
+        try:
+            return _anchored_positions(module, tree, chains)
+        except Exception:
+            pass  # fall through to the slow, general path
+    from libcst.metadata import MetadataWrapper
 
     try:
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     except RecursionError:
         return None
+
+
+def _anchor(module, tree: ast.Module, chain: tuple):
+    """The deepest statement of ``chain`` reachable through module, class and function
+    bodies only, with its first line (from `ast`) and the indentation around it."""
+    import libcst as cst
+
+    statements, nodes, indents = module.body, tree.body, []
+    anchor = None
+    for child in chain[1:]:
+        index = 0
+        for stmt in statements:
+            if stmt is child:
+                break
+            index += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        else:
+            break
+        node = nodes[index]
+        decorators = getattr(node, "decorator_list", None)
+        first = min(d.lineno for d in decorators) if decorators else node.lineno
+        anchor = (child, first, tuple(indents))
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef)) or not isinstance(child.body, cst.IndentedBlock):
+            break
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            raise ValueError("LibCST and ast disagree about a statement")
+        block = child.body
+        indents.append(block.indent if block.indent is not None else module.default_indent)
+        statements, nodes = block.body, node.body
+    if anchor is None:
+        raise ValueError("no statement to anchor on")
+    return anchor
+
+
+def _anchored_positions(module, tree: ast.Module, chains: list[tuple]) -> dict:
+    from libcst.metadata import PositionProvider
+    from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+    computed: dict = {}
+    for chain in chains:
+        if chain[-1] in computed:
+            continue
+        statement, first_line, indents = _anchor(module, tree, chain)
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        state.indent_tokens = list(indents)
+        state.line = first_line - len(statement.leading_lines)
+        statement._codegen(state)
+        computed.update(provider._computed)
+    return computed
 
 
 def _crash(path: str, meta: RuleMeta, exc: BaseException) -> Diagnostic:

@@ -29,6 +29,8 @@ class PendingReport:
     message: str
     fix: Fix | None
     related: tuple[RelatedLocation, ...]
+    ancestors: tuple[cst.CSTNode, ...]
+    """The ancestors of ``node`` when it was reported (positions are computed from them)."""
 
 
 @dataclass
@@ -90,7 +92,9 @@ class Rule:
         fix: Fix | None = None,
         related: Iterable[RelatedLocation] = (),
     ) -> None:
-        self.context.reports.append(PendingReport(self, node, message, fix, tuple(related)))
+        self.context.reports.append(
+            PendingReport(self, node, message, fix, tuple(related), tuple(self.context.ancestors))
+        )
 
 
 @dataclass(frozen=True)

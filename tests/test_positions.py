@@ -1,0 +1,56 @@
+"""Reported positions are computed for one statement at a time; they must equal what
+LibCST's whole-module PositionProvider says."""
+
+import ast
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from agentlint.engine import _anchored_positions
+from agentlint.traversal import children
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TRICKY = [
+    "import os\n\n\n# comment\n@decorator\n@other(1)\nclass A(B):\n    '''doc'''\n    x = 1; y = 2\n\n    @property\n    def f(self):\n        try:\n            pass\n        except Exception as e:\n            return e\n",
+    "def f():\n\tif x:\n\t\treturn g(\n\t\t\t1,\n\t\t)\n",
+    "x = 1\r\ndef f():\r\n    try:\r\n        pass\r\n    except:\r\n        pass\r\n",
+    "async def f():\n    async with a as b:\n        try:\n            await c()\n        except* Exception:\n            pass\n",
+    "class A: pass\nclass B:\n    def f(self): return 1\n    def g(self):\n        return [i for i in range(3)]\n",
+    "if True:\n    def f():\n        try:\n            pass\n        except Exception:\n            pass\n",
+    "\n\n\nx = '''\nmulti\nline\n'''\ndef f():\n    return x  # trailing\n",
+]
+
+
+def all_chains(node, ancestors=()):
+    yield (*ancestors, node)
+    for child in children(node):
+        yield from all_chains(child, (*ancestors, node))
+
+
+def check(source: str) -> int:
+    module = cst.parse_module(source)
+    tree = ast.parse(source)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    count = 0
+    for chain in all_chains(module):
+        if chain[-1] is module:
+            continue
+        got = _anchored_positions(module, tree, [chain])
+        assert got[chain[-1]] == expected[chain[-1]], (type(chain[-1]).__name__, source)
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("source", TRICKY)
+def test_tricky_sources(source):
+    assert check(source) > 0
+
+
+def test_fixture_files():
+    files = sorted((ROOT / "fixtures").rglob("*.py"))
+    assert files
+    for path in files:
+        check(path.read_text(encoding="utf-8"))
