@@ -215,6 +215,7 @@ REPORTING_CALL_WORDS = frozenset(
         "fail",
         "failure",
         "failed",
+        "invalid",
         "alert",
         "report",
         "capture",
@@ -229,7 +230,8 @@ REPORTING_CALL_WORDS = frozenset(
     }
 )
 """Words that make a function a reporter when it is called by name in a handler:
-`log_error(...)`, `self._report_failure()`, `_handle_exception()`, `record_metric()`."""
+`log_error(...)`, `self._report_failure()`, `_handle_exception()`, `record_metric()`,
+`task.increment_tools_errors()`, `add_chunk_to_invalid_tool_calls(chunk)`."""
 
 PURE_BUILTINS = frozenset(
     {

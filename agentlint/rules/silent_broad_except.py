@@ -4,9 +4,9 @@ A handler is broad when it catches everything (`except:`, `except Exception`,
 `except BaseException`, alone or in a tuple, `except*` too). It is silent when its body,
 outside any function, class or lambda defined in it, neither raises, nor records the
 failure (logging, warnings, error-reporting SDKs, spans, metrics and counters, the
-user's own reporters), nor passes the caught exception on (returned, stored, yielded or
-handed to a call). Only broad handlers are inspected, so the cost is one small walk per
-broad handler.
+user's own reporters), nor passes the failure on (the exception returned, stored,
+yielded or handed to a call, or a value that says the operation failed). Only broad
+handlers are inspected, so the cost is one small walk per broad handler.
 """
 
 from __future__ import annotations
@@ -41,14 +41,22 @@ soon as its body does any one of these:
   `error_counter.add(1)`, `errors += 1`, `stats["failures"] += 1`), a call to a
   function named for reporting (`log_error(...)`, `self._report_failure()`), or a
   callable listed in `reporter-callables`;
-- **passes the exception on**: returns or yields it, stores it (`self.error = e`,
-  `errors.append(e)`, `result = {"error": str(e)}`), hands it to a call
-  (`future.set_exception(e)`, `self._fail(e)`, `Result(error=e)`), or records that the
-  operation failed (`self.failed = True`, `result["error"] = ...`).
+- **passes the failure on**: returns or yields the exception, stores it
+  (`self.error = e`, `errors.append(e)`, `result = {"error": str(e)}`), hands it to a
+  call (`future.set_exception(e)`, `self._fail(e)`, `Result(error=e)`,
+  `print(f"fetch failed: {e}")`), records that the operation failed
+  (`self.failed = True`, `result["error"] = ...`), or returns, stores or passes a value
+  that states the failure (`return "failed"`, `return {"error": "search unavailable"}`,
+  `click.secho("Could not save settings", fg="red")`).
 
 What happens inside a function, class or lambda *defined* in the handler does not
-count: defining a callback that would log is not logging. Narrow handlers
-(`except ValueError`, `except (KeyError, TypeError)`) are never flagged.
+count: defining a callback that would log is not logging. What happens in a nested
+`try` inside the handler does count, even in its own `except` clause: the rule gives
+the benefit of the doubt to a handler that records anything. Passing the exception only
+to `isinstance`, `str`, `repr` and similar look-only builtins does not count, and a
+plain `print("...")` that neither shows the exception nor says that something failed
+does not count either. Narrow handlers (`except ValueError`,
+`except (KeyError, TypeError)`) are never flagged.
 
 When the handler is inside a tool (a function decorated with `@tool`,
 `@function_tool`, `@mcp.tool()`, ...) or a guard (decorated with
@@ -177,31 +185,38 @@ def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 _FAILURE_TEXT = re.compile(
-    r"(?<![a-z])(?:errors?|errored|fail(?:s|ed|ure|ures)?|unable|cannot|could ?not|couldn't)(?![a-z])"
+    r"(?<![a-z])"
+    r"(?:errors?|errored|fail(?:s|ed|ure|ures)?|unable|cannot|could ?not|couldn't)"
+    r"(?![a-z])"
 )
+"""Lower-cased text that states a failure: `"failed"`, `"<unable to render>"`,
+`"bounded_read_failed"` (underscores separate words here)."""
 
 
 def _passes_on(expr: cst.CSTNode, bound: str | None) -> bool:
-    """Whether ``expr`` carries the failure on: it reads the caught exception, or it
-    contains text that states the failure (`"failed"`, `f"Error: {detail}"`)."""
-    stack = [expr]
+    """Whether ``expr`` carries the failure on: it reads the caught exception (also
+    from a lambda: `call_soon(lambda: fut.set_exception(e))`), or its own text states
+    the failure (`"failed"`, `f"Error: {detail}"`; text inside a lambda is only said
+    later, if ever)."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(expr, True)]
     while stack:
-        node = stack.pop()
+        node, own_text = stack.pop()
         if isinstance(node, cst.Name):
             if node.value == bound:
                 return True
         elif isinstance(node, cst.Attribute):
-            stack.append(node.value)
+            stack.append((node.value, own_text))
         elif isinstance(node, cst.Arg):
-            stack.append(node.value)
-        elif isinstance(node, cst.SimpleString):
-            if _FAILURE_TEXT.search(node.value.lower()):
-                return True
-        elif isinstance(node, cst.FormattedStringText):
-            if _FAILURE_TEXT.search(node.value.lower()):
+            stack.append((node.value, own_text))
+        elif isinstance(node, (cst.SimpleString, cst.FormattedStringText)):
+            if own_text and _FAILURE_TEXT.search(node.value.lower()):
                 return True
         else:
-            stack.extend(_children(node))
+            if isinstance(node, cst.Lambda):
+                if bound is None:
+                    continue
+                own_text = False
+            stack.extend((child, own_text) for child in _children(node))
     return False
 
 
@@ -242,8 +257,7 @@ def _target_words(target: cst.BaseExpression) -> Iterator[frozenset[str]]:
         for element in target.slice:
             index = element.slice
             if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-                key = index.value.value.strip("'\"rbuRBU")
-                yield knowledge.name_words(key)
+                yield knowledge.name_words(index.value.raw_value)
 
 
 def _is_true(expr: cst.BaseExpression) -> bool:
@@ -318,7 +332,7 @@ class SilentBroadExcept(Rule):
 
     def _broad_name(self, expr: cst.BaseExpression) -> str | None:
         """`Exception`/`BaseException` if ``expr`` (or an element of it) names one."""
-        if isinstance(expr, (cst.Tuple, cst.List)):
+        if isinstance(expr, cst.Tuple):  # a list is not a valid `except` target
             for element in expr.elements:
                 found = self._broad_name(element.value)
                 if found is not None:
@@ -334,41 +348,38 @@ class SilentBroadExcept(Rule):
         text = " ".join(cst.Module(body=[]).code_for_node(expr).split())
         if len(text) <= 60:
             return text
-        return f"(..., {broad})" if isinstance(expr, (cst.Tuple, cst.List)) else broad
+        return f"(..., {broad})" if isinstance(expr, cst.Tuple) else broad
 
     # -- does the handler let the failure vanish? -----------------------------------------
 
     def _escape(self, body: cst.BaseSuite, bound: str | None) -> cst.CSTNode | None:
         """The first node of the handler's own code through which the failure escapes
-        (a raise, a recording call, the exception passed on), or None if it vanishes."""
+        (a raise, a recording call, the failure passed on), or None if it vanishes."""
         stack: list[cst.CSTNode] = [body]
         while stack:
             node = stack.pop()
-            kind = type(node)
-            if kind is cst.Raise:
-                return node
-            if kind is cst.Call:
-                if self._call_records(node, bound):  # type: ignore[arg-type]
-                    return node
-            elif kind is cst.Return or kind is cst.Yield:
-                value = node.value  # type: ignore[attr-defined]
-                if value is not None and _passes_on(value, bound):
-                    return node
-            elif kind is cst.Assign:
-                targets = [t.target for t in node.targets]  # type: ignore[attr-defined]
-                if self._assignment_records(targets, node.value, bound):  # type: ignore[attr-defined]
-                    return node
-            elif kind is cst.AnnAssign:
-                value = node.value  # type: ignore[attr-defined]
-                if value is not None and self._assignment_records([node.target], value, bound):  # type: ignore[attr-defined]
-                    return node
-            elif kind is cst.AugAssign:
-                if any(w & knowledge.COUNTER_NAME_WORDS for w in _target_words(node.target)):  # type: ignore[attr-defined]
-                    return node
-                if _passes_on(node.value, bound):  # type: ignore[attr-defined]
-                    return node
-            elif kind in _NESTED_SCOPES:
+            if isinstance(node, _NESTED_SCOPES):
                 continue
+            if isinstance(node, cst.Raise):
+                return node
+            if isinstance(node, cst.Call):
+                if self._call_records(node, bound):
+                    return node
+            elif isinstance(node, (cst.Return, cst.Yield)):
+                if node.value is not None and _passes_on(node.value, bound):
+                    return node
+            elif isinstance(node, cst.Assign):
+                if self._assignment_records([t.target for t in node.targets], node.value, bound):
+                    return node
+            elif isinstance(node, cst.AnnAssign):
+                if node.value is not None and self._assignment_records(
+                    [node.target], node.value, bound
+                ):
+                    return node
+            elif isinstance(node, cst.AugAssign):
+                counter = any(w & knowledge.COUNTER_NAME_WORDS for w in _target_words(node.target))
+                if counter or _passes_on(node.value, bound):
+                    return node
             stack.extend(_children(node))
         return None
 
@@ -422,9 +433,8 @@ class SilentBroadExcept(Rule):
                     knowledge.is_logger_name(segment) for segment in receiver
                 ):
                     return True
-                if final == "add" and knowledge.name_words(receiver[-1]) & knowledge.COUNTER_NAME_WORDS:
-                    return True
-                if final == "fail" and receiver == ["self"]:  # unittest's self.fail raises
+                counter_like = knowledge.name_words(receiver[-1]) & knowledge.COUNTER_NAME_WORDS
+                if final == "add" and counter_like:  # error_counter.add(1)
                     return True
             if final in knowledge.ERROR_LEVEL_METHODS and call.args:
                 return True
