@@ -222,5 +222,21 @@ def rule(code: str | None, show_all: bool) -> None:
     click.echo(render_rule(meta).rstrip())
 
 
+def _register_optional_commands() -> None:
+    """Commands that live in their own modules (kept out of this file's import cost)."""
+    import importlib
+
+    for module_name, attr in (("agentlint.cli_explain", "explain"), ("agentlint.cli_tools", "tools")):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        main.add_command(getattr(module, attr))
+
+
+_register_optional_commands()
+
 if __name__ == "__main__":
     main()

@@ -22,7 +22,7 @@ from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
 from agentlint.suppression import apply_suppressions, find_suppressions
-from agentlint.types import Diagnostic, FileFacts, FileResult, Position, RuleMeta, Span
+from agentlint.types import Diagnostic, Edit, FileFacts, FileResult, Fix, Position, RuleMeta, Span
 
 _ENGINE_CODES = frozenset({SYNTAX_ERROR.code, UNREADABLE_FILE.code, INTERNAL_ERROR.code})
 IN_PROCESS_MAX = 16
@@ -177,6 +177,9 @@ def _run_rules(
                     header = lines[start.line - 1] if start.line <= len(lines) else ""
                     end = Position(start.line, len(header.rstrip()) + 1)
                 span = Span(start, end)
+            fix = report.fix
+            if report.replacement is not None and code_range is not None:
+                fix = _node_fix(module, report.replacement, code_range)
             out.append(
                 Diagnostic(
                     code=meta.code,
@@ -186,7 +189,7 @@ def _run_rules(
                     span=span,
                     help=meta.help,
                     related=report.related,
-                    fix=report.fix,
+                    fix=fix,
                 )
             )
     return out
@@ -264,6 +267,18 @@ def _anchored_positions(module, tree: ast.Module, chains: list[tuple]) -> dict:
         statement._codegen(state)
         computed.update(provider._computed)
     return computed
+
+
+def _node_fix(module, replacement, code_range) -> Fix:
+    """A text edit over the node's exact source range (columns 1-based)."""
+    content = replacement.replacement
+    if not isinstance(content, str):
+        content = module.code_for_node(content)
+    span = Span(
+        Position(code_range.start.line, code_range.start.column + 1),
+        Position(code_range.end.line, code_range.end.column + 1),
+    )
+    return Fix(replacement.message, (Edit(span, content),), replacement.safe)
 
 
 def _crash(path: str, meta: RuleMeta, exc: BaseException) -> Diagnostic:

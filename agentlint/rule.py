@@ -31,6 +31,18 @@ class PendingReport:
     related: tuple[RelatedLocation, ...]
     ancestors: tuple[cst.CSTNode, ...]
     """The ancestors of ``node`` when it was reported (positions are computed from them)."""
+    replacement: "NodeFix | None" = None
+
+
+@dataclass(frozen=True)
+class NodeFix:
+    """A fix expressed on the tree: replace the reported node's source with
+    ``replacement`` (a node, rendered by LibCST, or source text). The engine turns it
+    into a text `Fix` once the node's position is known."""
+
+    replacement: "cst.CSTNode | str"
+    message: str
+    safe: bool = True
 
 
 @dataclass
@@ -91,9 +103,19 @@ class Rule:
         *,
         fix: Fix | None = None,
         related: Iterable[RelatedLocation] = (),
+        replace_with: "cst.CSTNode | str | None" = None,
+        fix_message: str = "",
+        fix_safe: bool = True,
     ) -> None:
+        """Report ``node``. With ``replace_with``, offer a fix that replaces the node's
+        source text with that node (or text); ``fix_safe`` has ruff's meaning."""
+        replacement = (
+            NodeFix(replace_with, fix_message or "Apply the suggested fix", fix_safe)
+            if replace_with is not None
+            else None
+        )
         self.context.reports.append(
-            PendingReport(self, node, message, fix, tuple(related), tuple(self.context.ancestors))
+            PendingReport(self, node, message, fix, tuple(related), tuple(self.context.ancestors), replacement)
         )
 
 
