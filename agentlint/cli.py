@@ -128,7 +128,9 @@ def check(
         files, problems = found.files, found.problems
 
     progress = _progress_printer() if not quiet else None
-    result = run(files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress)
+    result = run(
+        files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None
+    )
     diagnostics = list(result.diagnostics)
     for problem in problems:
         diagnostics += unreadable(problem.path, problem.reason).diagnostics

@@ -311,9 +311,22 @@ def _read(path: str) -> bytes | str:
         return exc.strerror or str(exc)
 
 
-def _worker(task: tuple[str, bytes, Settings]) -> dict:
-    path, content, settings = task
-    return analyze_content(path, content, settings).to_json()
+_WORKER_SETTINGS: Settings | None = None
+
+
+def _init_worker(settings: Settings) -> None:
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = settings
+
+
+def _worker(path: str) -> tuple[str, dict]:
+    """Analyse one file in a pool worker. The worker reads the file itself, so the
+    parent never holds the sources of a whole run in memory."""
+    assert _WORKER_SETTINGS is not None
+    content = _read(path)
+    if isinstance(content, str):
+        return "", unreadable(path, content).to_json()
+    return Cache.key(path, content), analyze_content(path, content, _WORKER_SETTINGS).to_json()
 
 
 def run(
@@ -324,35 +337,40 @@ def run(
     use_cache: bool = True,
     stdin: tuple[str, bytes] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep_facts: bool | None = True,
 ) -> RunResult:
+    """Check ``files``. With ``keep_facts=None`` the results carry facts only when a
+    selected project rule needs them (`check` does this: facts are most of a run's
+    memory); callers that read facts (explain) keep the default."""
+    if keep_facts is None:
+        keep_facts = any(r.meta.code in settings.enabled for r in registry.project_rules())
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     results: dict[str, FileResult] = {}
-    todo: list[tuple[str, bytes, str]] = []
+    todo: list[str] = []
     hits = 0
     for path in files:
         content = _read(path)
         if isinstance(content, str):
             results[path] = unreadable(path, content)
             continue
-        key = Cache.key(path, content)
         if cache is not None:
-            cached = cache.get(key)
+            cached = cache.get(Cache.key(path, content))
             if cached is not None:
                 try:
-                    results[path] = FileResult.from_json(cached, path)
+                    results[path] = FileResult.from_json(cached, path, with_facts=keep_facts)
                     hits += 1
                     continue
                 except (KeyError, TypeError, ValueError):
                     pass  # an entry from a broken write or an old layout: rebuild it
-        todo.append((path, content, key))
+        todo.append(path)
     if stdin is not None:
         results[stdin[0]] = analyze_content(stdin[0], stdin[1], settings)
 
     done = len(results)
     total = len(files) + (1 if stdin else 0)
     for path, key, data in _analyze_all(todo, settings, jobs):
-        results[path] = FileResult.from_json(data, path)
-        if cache is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+        results[path] = FileResult.from_json(data, path, with_facts=keep_facts)
+        if cache is not None and key and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
             cache.put(key, data)
         done += 1
         if progress is not None:
@@ -362,11 +380,13 @@ def run(
     return RunResult(diagnostics, results, len(results), hits)
 
 
-def _analyze_all(todo: list[tuple[str, bytes, str]], settings: Settings, jobs: int | None):
+def _analyze_all(todo: list[str], settings: Settings, jobs: int | None):
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
-        for path, content, key in todo:
-            yield path, key, _worker((path, content, settings))
+        _init_worker(settings)
+        for path in todo:
+            key, data = _worker(path)
+            yield path, key, data
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -374,9 +394,10 @@ def _analyze_all(todo: list[tuple[str, bytes, str]], settings: Settings, jobs: i
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        tasks = ((path, content, settings) for path, content, _ in todo)
-        for (path, _, key), data in zip(todo, pool.map(_worker, tasks, chunksize=chunk)):
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings,)
+    ) as pool:
+        for path, (key, data) in zip(todo, pool.map(_worker, todo, chunksize=chunk)):
             yield path, key, data
 
 

@@ -251,11 +251,12 @@ class FileResult:
         }
 
     @staticmethod
-    def from_json(data: dict[str, Any], path: str) -> "FileResult":
+    def from_json(data: dict[str, Any], path: str, *, with_facts: bool = True) -> "FileResult":
+        facts = data["facts"]
         return FileResult(
             path=path,
             diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),
-            facts=FileFacts.from_json(data["facts"]),
+            facts=FileFacts.from_json(facts) if with_facts else FileFacts(facts["module"], complete=False),
             suppressions=tuple(
                 Suppression(s["line"], s["column"], tuple(s["codes"])) for s in data["suppressions"]
             ),

@@ -35,6 +35,18 @@ def test_warm_run_hits_cache_and_matches(tmp_path):
     assert warm.cache_hits == 5
     assert warm.diagnostics == cold.diagnostics
     assert [r.facts for r in warm.results.values()] == [r.facts for r in cold.results.values()]
+    assert all(r.facts.complete and r.facts.module for r in warm.results.values())
+
+
+def test_check_drops_facts_when_no_project_rule_needs_them(tmp_path):
+    files = project(tmp_path, 2)
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    lean = run(files, settings, jobs=1, keep_facts=False)
+    full = run(files, settings, jobs=1)
+    assert lean.diagnostics == full.diagnostics
+    assert not any(r.facts.complete for r in lean.results.values())
+    assert all(r.facts.complete for r in full.results.values())
 
 
 def test_warm_run_does_not_parse(tmp_path, monkeypatch):
