@@ -162,7 +162,11 @@ def _run_rules(
     except RecursionError:
         return out + [_engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
     if pending:
-        positions = _positions(module, tree, [(*r.ancestors, r.node) for r in pending])
+        chains = [(*r.ancestors, r.node) for r in pending]
+        for r in pending:
+            if r.replacement is not None:
+                chains += _edit_chains(r.replacement)
+        positions = _positions(module, tree, chains)
         lines = text.splitlines()
         for report in pending:
             meta = report.rule.meta
@@ -178,8 +182,8 @@ def _run_rules(
                     end = Position(start.line, len(header.rstrip()) + 1)
                 span = Span(start, end)
             fix = report.fix
-            if report.replacement is not None and code_range is not None:
-                fix = _node_fix(module, report.replacement, code_range)
+            if report.replacement is not None and positions:
+                fix = _node_fix(module, report.replacement, code_range, positions)
             out.append(
                 Diagnostic(
                     code=meta.code,
@@ -269,16 +273,66 @@ def _anchored_positions(module, tree: ast.Module, chains: list[tuple]) -> dict:
     return computed
 
 
-def _node_fix(module, replacement, code_range) -> Fix:
-    """A text edit over the node's exact source range (columns 1-based)."""
-    content = replacement.replacement
-    if not isinstance(content, str):
-        content = module.code_for_node(content)
-    span = Span(
-        Position(code_range.start.line, code_range.start.column + 1),
-        Position(code_range.end.line, code_range.end.column + 1),
-    )
-    return Fix(replacement.message, (Edit(span, content),), replacement.safe)
+def _edit_chains(node_fix) -> list[tuple]:
+    chains = []
+    for edit in node_fix.edits:
+        chains.append((*edit.ancestors, edit.node))
+        for located in (edit.start_after, edit.end_before):
+            if located is not None:
+                chains.append((*located[1], located[0]))
+    return chains
+
+
+def _render(module, content) -> str:
+    if isinstance(content, str):
+        return content
+    import libcst as cst
+
+    if getattr(content, "comma", None) is not None and not isinstance(content.comma, cst.MaybeSentinel):
+        # The source range of an argument, element or import alias stops before its
+        # comma; so must the text that replaces it.
+        content = content.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return module.code_for_node(content)
+
+
+def _node_fix(module, node_fix, code_range, positions) -> Fix | None:
+    """Text edits over the nodes' exact source ranges (columns 1-based); None when a
+    position is missing (the fix is then not offered)."""
+
+    def start(pos) -> Position:
+        return Position(pos.start.line, pos.start.column + 1)
+
+    def end(pos) -> Position:
+        return Position(pos.end.line, pos.end.column + 1)
+
+    edits: list[Edit] = []
+    if node_fix.replacement is not None:
+        if code_range is None:
+            return None
+        edits.append(Edit(Span(start(code_range), end(code_range)), _render(module, node_fix.replacement)))
+    for edit in node_fix.edits:
+        where = positions.get(edit.node)
+        if where is None:
+            return None
+        first, last = start(where), end(where)
+        if edit.start_after is not None:
+            other = positions.get(edit.start_after[0])
+            if other is None:
+                return None
+            first = end(other)
+        if edit.end_before is not None:
+            other = positions.get(edit.end_before[0])
+            if other is None:
+                return None
+            last = start(other)
+        edits.append(Edit(Span(first, last), _render(module, edit.replacement)))
+    if not edits:
+        return None
+    edits.sort(key=lambda e: (e.span.start, e.span.end))
+    for before, after in zip(edits, edits[1:]):
+        if after.span.start < before.span.end:
+            return None  # overlapping edits: not a fix that can be applied
+    return Fix(node_fix.message, tuple(edits), node_fix.safe)
 
 
 def _crash(path: str, meta: RuleMeta, exc: BaseException) -> Diagnostic:
@@ -389,16 +443,23 @@ def _analyze_all(todo: list[str], settings: Settings, jobs: int | None):
             yield path, key, data
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
+    chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings,)
     ) as pool:
-        for path, (key, data) in zip(todo, pool.map(_worker, todo, chunksize=chunk)):
-            yield path, key, data
+        # Consume results as they complete: in-order consumption would buffer every
+        # result that finished behind a slow file, facts and all.
+        for future in as_completed([pool.submit(_worker_chunk, c) for c in chunks]):
+            yield from future.result()
+
+
+def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:
+    return [(path, *_worker(path)) for path in paths]
 
 
 def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
@@ -416,12 +477,18 @@ def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Di
 
 
 def finalize(
-    results: Mapping[str, FileResult], settings: Settings, rules: Mapping[str, RuleMeta]
+    results: Mapping[str, FileResult],
+    settings: Settings,
+    rules: Mapping[str, RuleMeta],
+    *,
+    project: bool = True,
 ) -> list[Diagnostic]:
-    """Project phase, then per-file-ignores and suppressions, sorted."""
+    """Project phase (unless ``project`` is false), then per-file-ignores and
+    suppressions, sorted."""
     by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
-    for d in project_phase({p: r.facts for p, r in results.items()}, settings):
-        by_path.setdefault(d.path, []).append(d)
+    if project:
+        for d in project_phase({p: r.facts for p, r in results.items()}, settings):
+            by_path.setdefault(d.path, []).append(d)
     out: list[Diagnostic] = []
     for path, diagnostics in by_path.items():
         ignored = settings.ignored_for(_relative(path, settings.root)) - _ENGINE_CODES
@@ -447,3 +514,10 @@ def _relative(path: str, root: str) -> str:
 
 def has_internal_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.code == INTERNAL_ERROR.code for d in diagnostics)
+
+
+def file_diagnostics(path: str, content: bytes, settings: Settings) -> list[Diagnostic]:
+    """The per-file findings for ``content`` as the file ``path``, per-file-ignores and
+    suppressions applied (no project phase, no cache): what each `--fix` round reads."""
+    result = analyze_content(path, content, settings)
+    return finalize({path: result}, settings, registry.all_rules(), project=False)
