@@ -94,8 +94,14 @@ class _Matcher:
 
 def discover(paths: list[str], settings: Settings, *, force_exclude: bool = False) -> Discovery:
     out = Discovery()
-    matcher = _Matcher(settings)
     seen: set[str] = set()
+    matchers: list[_Matcher] = []
+
+    def matcher() -> _Matcher:
+        # Built on first use: `agentlint check one_file.py` needs no pathspec at all.
+        if not matchers:
+            matchers.append(_Matcher(settings))
+        return matchers[0]
 
     def add(path: str) -> None:
         real = os.path.realpath(path)
@@ -111,13 +117,13 @@ def discover(paths: list[str], settings: Settings, *, force_exclude: bool = Fals
             out.problems.append(PathProblem(display_path(given), reason))
             continue
         is_dir = os.path.isdir(given)
-        if force_exclude and _any_excluded(matcher, given, is_dir):
+        if force_exclude and _any_excluded(matcher(), given, is_dir):
             continue
         if not is_dir:
             add(given)
             continue
         del st
-        _walk(given, matcher, add, out)
+        _walk(given, matcher(), add, out)
     return out
 
 

@@ -18,9 +18,14 @@ _CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 _ENGINE = frozenset(m.code for m in ENGINE_CODES)
 
 
+_RELEVANT = re.compile(r"#\s*noqa(?!:\s?[A-Z]+[0-9])|#\s*noqa:[^\n]*AGL", re.IGNORECASE)
+"""A blanket `# noqa`, or one naming an agentlint code: the only ones that matter here
+(`# noqa: E501` neither suppresses our findings nor is ours to judge)."""
+
+
 def find_suppressions(text: str) -> tuple[Suppression, ...]:
-    """Every `# noqa` in a comment (never in a string)."""
-    if "noqa" not in text and "NOQA" not in text.upper():
+    """Every relevant `# noqa` in a comment (never in a string)."""
+    if _RELEVANT.search(text) is None:
         return ()
     out: list[Suppression] = []
     try:
