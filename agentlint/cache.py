@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from typing import Any
 
 from agentlint import __version__
+from agentlint.fsutil import atomic_write
 
 _TAG = "CACHEDIR.TAG"
 
@@ -52,17 +52,8 @@ class Cache:
             folder = os.path.dirname(target)
             os.makedirs(folder, exist_ok=True)
             self._tag()
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump({**data, "key": key}, fh, separators=(",", ":"))
-                os.replace(tmp, target)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            payload = json.dumps({**data, "key": key}, separators=(",", ":"))
+            atomic_write(target, payload.encode("utf-8"))
         except OSError:
             # A read-only or full disk must not fail the lint; stop trying this run.
             self.enabled = False
