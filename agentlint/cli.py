@@ -61,6 +61,10 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: the number of CPUs).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no progress.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what is left (exit 0 when nothing is left).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix or --diff) or show as fixable the fixes that may change behaviour.")
+@click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change and write nothing (exit 1 when there are changes).")
+@click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed, per file.")
 def check(
     paths: tuple[str, ...],
     select: Sequence[str],
@@ -81,6 +85,10 @@ def check(
     no_cache: bool,
     jobs: int | None,
     quiet: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
 ) -> None:
     """Check PATHS (default: the current folder) for agent-code findings.
 
@@ -132,12 +140,31 @@ def check(
         files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None
     )
     diagnostics = list(result.diagnostics)
+    if progress is not None:
+        progress(-1, -1)
+    fixed: list = []
+    if diff:
+        changed = _show_diff(result, settings, unsafe_fixes, stdin)
+        sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
+    if fix and stdin is not None:
+        _fix_stdin(settings, unsafe_fixes, stdin, output_file, statistics, quiet, exit_zero)
+    if fix:
+        diagnostics, fixed = _fix_files(result, settings, unsafe_fixes, jobs=jobs, use_cache=not no_cache)
     for problem in problems:
         diagnostics += unreadable(problem.path, problem.reason).diagnostics
     diagnostics.sort(key=lambda d: d.sort_key())
-    if progress is not None:
-        progress(-1, -1)
-    _emit(diagnostics, settings, output_file, statistics, quiet, files_checked=result.files_checked)
+    _emit(
+        diagnostics,
+        settings,
+        output_file,
+        statistics,
+        quiet,
+        files_checked=result.files_checked,
+        unsafe_fixes=unsafe_fixes,
+        fixed=len(fixed),
+    )
+    if show_fixes and fixed:
+        _print_fixed(fixed, settings)
     if has_internal_errors(diagnostics):
         click.echo(
             "agentlint: error: a rule crashed (AGL003 above); the other rules and files were checked. "
@@ -148,7 +175,18 @@ def check(
     sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
 
 
-def _emit(diagnostics, settings: Settings, output_file: str | None, statistics: bool, quiet: bool, files_checked: int) -> None:
+def _emit(
+    diagnostics,
+    settings: Settings,
+    output_file: str | None,
+    statistics: bool,
+    quiet: bool,
+    files_checked: int,
+    *,
+    unsafe_fixes: bool = False,
+    fixed: int = 0,
+    stream=None,
+) -> None:
     from agentlint import rules as registry
     from agentlint.reporters import Report, write_report
 
@@ -159,7 +197,8 @@ def _emit(diagnostics, settings: Settings, output_file: str | None, statistics: 
         except OSError:
             return None
 
-    stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
+    if stream is None:
+        stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
     try:
         report = Report(
             diagnostics=diagnostics,
@@ -170,12 +209,150 @@ def _emit(diagnostics, settings: Settings, output_file: str | None, statistics: 
             color=_use_color(stream) and not output_file,
             statistics=statistics,
             tool_version=__version__,
+            unsafe_fixes=unsafe_fixes,
+            fixed=fixed,
         )
         write_report(settings.output_format, report, stream)
         stream.flush()
     finally:
         if output_file:
             stream.close()
+
+
+# -- fixes ----------------------------------------------------------------------------
+
+
+def _fixable_paths(result, unsafe: bool) -> list[str]:
+    from agentlint.fixes import wanted
+
+    paths: list[str] = []
+    for d in result.diagnostics:
+        if wanted(d, unsafe) and d.path not in paths and d.path in result.results:
+            paths.append(d.path)
+    return paths
+
+
+def _fix_one(path: str, content: bytes, settings: Settings, unsafe: bool):
+    from agentlint.engine import file_diagnostics
+    from agentlint.fixes import fix_content
+
+    return fix_content(path, content, lambda p, c: file_diagnostics(p, c, settings), unsafe=unsafe)
+
+
+def _read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def _warn(message: str) -> None:
+    click.echo(f"agentlint: warning: {message}", err=True)
+
+
+def _fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, use_cache: bool):
+    """Fix every file that has a wanted fix, write the changed ones atomically, and
+    check them again. Returns the findings left (in every file) and those fixed."""
+    from agentlint import rules as registry
+    from agentlint.engine import finalize, run
+    from agentlint.fixes import write_atomic
+
+    fixed: list = []
+    changed: list[str] = []
+    for path in _fixable_paths(result, unsafe):
+        content = _read_bytes(path)
+        if content is None:
+            _warn(f"{path}: not fixed: the file could not be read")
+            continue
+        outcome = _fix_one(path, content, settings, unsafe)
+        if outcome.error:
+            _warn(f"{path}: {outcome.error}")
+        if not outcome.changed:
+            continue
+        try:
+            write_atomic(path, outcome.fixed_bytes())
+        except OSError as exc:
+            _warn(f"{path}: not fixed: cannot write it ({exc.strerror or exc})")
+            continue
+        changed.append(path)
+        fixed += outcome.fixed
+    if not changed:
+        return list(result.diagnostics), fixed
+    # The cache is keyed by content: the fixed files are analysed afresh.
+    again = run(changed, settings, jobs=jobs, use_cache=use_cache, keep_facts=None)
+    results = dict(result.results)
+    results.update(again.results)
+    return finalize(results, settings, registry.all_rules()), fixed
+
+
+def _show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
+    """Print the unified diff of what --fix would change; True when there is any."""
+    from agentlint.engine import decode
+    from agentlint.fixes import unified_diff
+
+    count = 0
+    for path in _fixable_paths(result, unsafe):
+        content = stdin[1] if stdin is not None and path == stdin[0] else _read_bytes(path)
+        if content is None:
+            continue
+        outcome = _fix_one(path, content, settings, unsafe)
+        if outcome.error:
+            _warn(f"{path}: {outcome.error}")
+        if not outcome.changed:
+            continue
+        click.echo(unified_diff(path, decode(content), outcome.fixed_text or ""), nl=False)
+        count += len(outcome.fixed)
+    if count:
+        click.echo(f"Would fix {count} finding{'' if count == 1 else 's'}.", err=True)
+    return count > 0
+
+
+def _fix_stdin(settings: Settings, unsafe: bool, stdin, output_file, statistics, quiet, exit_zero) -> None:
+    """`check - --fix`: the fixed source goes to stdout, the report to stderr."""
+    from agentlint.engine import file_diagnostics
+
+    name, content = stdin
+    outcome = _fix_one(name, content, settings, unsafe)
+    if outcome.error:
+        _warn(f"{name}: {outcome.error}")
+    data = outcome.fixed_bytes() if outcome.changed else content
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+    remaining = file_diagnostics(name, data, settings)
+    _emit(
+        remaining,
+        settings,
+        output_file,
+        statistics,
+        quiet,
+        files_checked=1,
+        unsafe_fixes=unsafe,
+        fixed=len(outcome.fixed),
+        stream=None if output_file else sys.stderr,
+    )
+    sys.exit(EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN)
+
+
+def _print_fixed(fixed, settings: Settings) -> None:
+    """`--show-fixes`: what was fixed, per file and rule (ruff's layout). Machine
+    formats keep stdout to themselves, so the list goes to stderr for them."""
+    from collections import Counter
+
+    from agentlint import rules as registry
+
+    metas = registry.all_rules()
+    by_path: dict[str, Counter] = {}
+    for d in fixed:
+        by_path.setdefault(d.path, Counter())[d.code] += 1
+    total = len(fixed)
+    lines = [f"Fixed {total} finding{'' if total == 1 else 's'}:"]
+    for path in sorted(by_path):
+        lines.append(f"- {path}:")
+        for code, count in sorted(by_path[path].items()):
+            name = metas[code].name if code in metas else ""
+            lines.append(f"    {count} \u00d7 {code} ({name})")
+    click.echo("\n".join(lines), err=settings.output_format not in ("full", "concise"))
 
 
 def _progress_printer():

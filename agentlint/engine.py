@@ -183,7 +183,7 @@ def _run_rules(
                 span = Span(start, end)
             fix = report.fix
             if report.replacement is not None and positions:
-                fix = _node_fix(module, report.replacement, code_range, positions)
+                fix = _node_fix(module, report.replacement, code_range, positions, report.ancestors)
             out.append(
                 Diagnostic(
                     code=meta.code,
@@ -283,19 +283,31 @@ def _edit_chains(node_fix) -> list[tuple]:
     return chains
 
 
-def _render(module, content) -> str:
+def _render(module, content, ancestors=()) -> str:
+    """The source of a replacement node, indented like the place it goes to (a call
+    spread over several lines inside a function keeps its lines' indentation)."""
     if isinstance(content, str):
         return content
     import libcst as cst
+    from libcst._nodes.internal import CodegenState
 
     if getattr(content, "comma", None) is not None and not isinstance(content.comma, cst.MaybeSentinel):
         # The source range of an argument, element or import alias stops before its
         # comma; so must the text that replaces it.
         content = content.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return module.code_for_node(content)
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    # The blocks and `match` statements around it each add one level (LibCST's
+    # `increase_indent` is called by exactly these two).
+    state.indent_tokens = [
+        a.indent if a.indent is not None else module.default_indent
+        for a in ancestors
+        if isinstance(a, (cst.IndentedBlock, cst.Match))
+    ]
+    content._codegen(state)
+    return "".join(state.tokens)
 
 
-def _node_fix(module, node_fix, code_range, positions) -> Fix | None:
+def _node_fix(module, node_fix, code_range, positions, ancestors=()) -> Fix | None:
     """Text edits over the nodes' exact source ranges (columns 1-based); None when a
     position is missing (the fix is then not offered)."""
 
@@ -309,7 +321,7 @@ def _node_fix(module, node_fix, code_range, positions) -> Fix | None:
     if node_fix.replacement is not None:
         if code_range is None:
             return None
-        edits.append(Edit(Span(start(code_range), end(code_range)), _render(module, node_fix.replacement)))
+        edits.append(Edit(Span(start(code_range), end(code_range)), _render(module, node_fix.replacement, ancestors)))
     for edit in node_fix.edits:
         where = positions.get(edit.node)
         if where is None:
@@ -325,7 +337,7 @@ def _node_fix(module, node_fix, code_range, positions) -> Fix | None:
             if other is None:
                 return None
             last = start(other)
-        edits.append(Edit(Span(first, last), _render(module, edit.replacement)))
+        edits.append(Edit(Span(first, last), _render(module, edit.replacement, edit.ancestors)))
     if not edits:
         return None
     edits.sort(key=lambda e: (e.span.start, e.span.end))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
 
 import libcst as cst
 
@@ -34,15 +34,38 @@ class PendingReport:
     replacement: "NodeFix | None" = None
 
 
+Located = Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]
+"""A node with its ancestors (outermost first): enough for the engine to find its
+position without a whole-module position pass."""
+
+
+@dataclass(frozen=True)
+class NodeEdit:
+    """One edit of a fix, expressed on the tree: replace ``node``'s source with
+    ``replacement`` (a node, rendered by LibCST, or source text).
+
+    ``start_after`` / ``end_before`` widen or move the range to the end of another node
+    or the start of another node: removing `B, ` from `import A, B, C` is the range
+    from the start of `B` to the start of `C`."""
+
+    node: cst.CSTNode
+    replacement: "cst.CSTNode | str"
+    ancestors: tuple[cst.CSTNode, ...]
+    """The ancestors of ``node``, outermost first (``context.ancestors`` at its visit)."""
+    start_after: "Located | None" = None
+    end_before: "Located | None" = None
+
+
 @dataclass(frozen=True)
 class NodeFix:
     """A fix expressed on the tree: replace the reported node's source with
-    ``replacement`` (a node, rendered by LibCST, or source text). The engine turns it
-    into a text `Fix` once the node's position is known."""
+    ``replacement`` (a node, rendered by LibCST, or source text), or apply ``edits``.
+    The engine turns it into a text `Fix` once the positions are known."""
 
-    replacement: "cst.CSTNode | str"
+    replacement: "cst.CSTNode | str | None"
     message: str
     safe: bool = True
+    edits: tuple[NodeEdit, ...] = ()
 
 
 @dataclass
@@ -84,13 +107,21 @@ def dotted_name(expr: cst.CSTNode) -> str | None:
     return ".".join(reversed(parts))
 
 
+class Prefilter(Protocol):
+    """Anything with a regex-like ``search`` over a file's bytes."""
+
+    def search(self, content: bytes, /) -> object: ...
+
+
 class Rule:
     """Base class of per-file rules."""
 
     meta: ClassVar[RuleMeta]
-    prefilter: ClassVar[re.Pattern[bytes] | None] = None
-    """When set, files whose bytes do not match are not given to this rule: a cheap
-    way to skip work. It must never exclude a file in which the rule can fire."""
+    prefilter: ClassVar["re.Pattern[bytes] | Prefilter | None"] = None
+    """When set, files whose bytes do not match (``prefilter.search(content)`` is
+    falsy) are not given to this rule: a cheap way to skip work. A compiled bytes regex,
+    or any object with such a ``search``. It must never exclude a file in which the rule
+    can fire."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
@@ -104,19 +135,21 @@ class Rule:
         fix: Fix | None = None,
         related: Iterable[RelatedLocation] = (),
         replace_with: "cst.CSTNode | str | None" = None,
+        edits: Sequence[NodeEdit] = (),
         fix_message: str = "",
         fix_safe: bool = True,
+        ancestors: Sequence[cst.CSTNode] | None = None,
     ) -> None:
         """Report ``node``. With ``replace_with``, offer a fix that replaces the node's
-        source text with that node (or text); ``fix_safe`` has ruff's meaning."""
-        replacement = (
-            NodeFix(replace_with, fix_message or "Apply the suggested fix", fix_safe)
-            if replace_with is not None
-            else None
-        )
-        self.context.reports.append(
-            PendingReport(self, node, message, fix, tuple(related), tuple(self.context.ancestors), replacement)
-        )
+        source text with that node (or text); with ``edits``, a fix made of those edits
+        (all applied or none). ``fix_safe`` has ruff's meaning. ``ancestors`` are the
+        node's ancestors when it is reported outside its own visit (by default, the
+        ancestors of the node being visited)."""
+        replacement = None
+        if replace_with is not None or edits:
+            replacement = NodeFix(replace_with, fix_message or "Apply the suggested fix", fix_safe, tuple(edits))
+        chain = tuple(self.context.ancestors if ancestors is None else ancestors)
+        self.context.reports.append(PendingReport(self, node, message, fix, tuple(related), chain, replacement))
 
 
 @dataclass(frozen=True)

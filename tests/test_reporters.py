@@ -246,9 +246,12 @@ def test_full_help_falls_back_to_fix_message(project: Path) -> None:
     )
     text = render("full", make_report(project, [diagnostic]))
     assert "  = help: Remove the import\n" in text
-    # An unsafe fix is not applied by --fix: no [*] marker, no fixable count.
+    # An unsafe fix is not applied by --fix: no [*] marker, no fixable count, only the
+    # hint that --unsafe-fixes would enable it (ruff's wording).
     assert "[*]" not in text
-    assert text.endswith("Found 1 error.\n")
+    assert text.endswith(
+        "Found 1 error.\nNo fixes available (1 hidden fix can be enabled with the --unsafe-fixes option).\n"
+    )
 
 
 def test_full_without_source_prints_no_frame(project: Path) -> None:

@@ -58,6 +58,10 @@ class Report:
     ``--statistics``); machine formats ignore it."""
     fix_hint: bool = True
     """Text formats mark fixable findings with ``[*]`` and count them in the summary."""
+    unsafe_fixes: bool = False
+    """``--unsafe-fixes``: findings with an unsafe fix count as fixable too."""
+    fixed: int = 0
+    """Findings fixed by ``--fix`` in this run (the summary says how many)."""
     tool_version: str = ""
 
 

@@ -46,6 +46,12 @@ def is_safe_fix(diagnostic: Diagnostic) -> bool:
     return diagnostic.fix is not None and diagnostic.fix.safe
 
 
+def is_fixable(diagnostic: Diagnostic, unsafe_fixes: bool = False) -> bool:
+    """Whether ``--fix`` applies the diagnostic's fix; with ``--unsafe-fixes`` unsafe
+    fixes count too."""
+    return diagnostic.fix is not None and (diagnostic.fix.safe or unsafe_fixes)
+
+
 def posix(path: str) -> str:
     return path.replace(os.sep, "/") if os.sep != "/" else path
 

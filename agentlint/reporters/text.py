@@ -22,7 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, TextIO
 
-from agentlint.reporters._common import SourceLines, is_safe_fix
+from agentlint.reporters._common import SourceLines, is_fixable
 
 if TYPE_CHECKING:
     from agentlint.reporters import Report
@@ -71,7 +71,7 @@ class _Style:
 def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
     style = _Style(report.color)
     diagnostics = report.diagnostics
-    fixable = sum(1 for d in diagnostics if is_safe_fix(d))
+    fixable = sum(1 for d in diagnostics if is_fixable(d, report.unsafe_fixes))
     show_fix_status = report.fix_hint and fixable > 0
 
     if report.statistics:
@@ -81,7 +81,7 @@ def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
 
     sources = SourceLines(report.read_source) if full else None
     for diagnostic in diagnostics:
-        out.write(_header(diagnostic, style, show_fix_status) + "\n")
+        out.write(_header(diagnostic, style, show_fix_status, report.unsafe_fixes) + "\n")
         if sources is not None:
             for line in _details(diagnostic, report, sources, style):
                 out.write(line + "\n")
@@ -89,10 +89,10 @@ def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
     _write_summary(report, out, style, fixable)
 
 
-def _header(d: "Diagnostic", style: _Style, show_fix_status: bool) -> str:
+def _header(d: "Diagnostic", style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
     sep = style.cyan(":")
     location = f"{style.bold(d.path)}{sep}{d.span.start.line}{sep}{d.span.start.column}{sep}"
-    fix = f"[{style.cyan('*')}] " if show_fix_status and is_safe_fix(d) else ""
+    fix = f"[{style.cyan('*')}] " if show_fix_status and is_fixable(d, unsafe_fixes) else ""
     return f"{location} {style.error(d.code)} {fix}{d.message}"
 
 
@@ -247,12 +247,30 @@ def _frame(
 
 def _write_summary(report: "Report", out: TextIO, style: _Style, fixable: int) -> None:
     total = len(report.diagnostics)
-    if total == 0:
+    if report.fixed:
+        found = total + report.fixed
+        out.write(
+            f"Found {found} error{'' if found == 1 else 's'} "
+            f"({report.fixed} fixed, {total} remaining).\n"
+        )
+    elif total == 0:
         out.write(style.success("All checks passed!") + "\n")
     else:
         out.write(f"Found {total} error{'' if total == 1 else 's'}.\n")
-    if report.fix_hint and fixable:
-        out.write(f"[{style.cyan('*')}] {fixable} fixable with the --fix option.\n")
+    if not report.fix_hint:
+        return
+    hidden = 0
+    if not report.unsafe_fixes:
+        hidden = sum(1 for d in report.diagnostics if d.fix is not None and not d.fix.safe)
+    hidden_text = (
+        f"{hidden} hidden fix{'' if hidden == 1 else 'es'} can be enabled with the --unsafe-fixes option"
+    )
+    if fixable:
+        line = f"[{style.cyan('*')}] {fixable} fixable with the --fix option"
+        line += f" ({hidden_text}).\n" if hidden else ".\n"
+        out.write(line)
+    elif hidden:
+        out.write(f"No fixes available ({hidden_text}).\n")
 
 
 def _write_statistics(report: "Report", out: TextIO, style: _Style) -> None:
@@ -262,7 +280,7 @@ def _write_statistics(report: "Report", out: TextIO, style: _Style) -> None:
     names: dict[str, str] = {}
     for d in report.diagnostics:
         counts[d.code] += 1
-        if is_safe_fix(d):
+        if is_fixable(d, report.unsafe_fixes):
             fixable[d.code] += 1
         names.setdefault(d.code, d.name)
     if not counts:

@@ -14,9 +14,11 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=None)
 def per_file_rules() -> tuple[type["Rule"], ...]:
+    from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
+    from agentlint.rules.pre_ga_names import PreGaAgentFrameworkName, PreGaApprovalName
     from agentlint.rules.silent_broad_except import SilentBroadExcept
 
-    return (SilentBroadExcept,)
+    return (BooleanGuardVerdict, SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
 
 
 @lru_cache(maxsize=None)
