@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from agentlint import __version__
+from agentlint.facts import FACTS_VERSION
 from agentlint.rules.builtin import ENGINE_CODES
 from agentlint.types import RuleMeta
 
@@ -97,6 +98,7 @@ class Settings:
         """What per-file results depend on; part of the cache key."""
         payload = {
             "version": __version__,
+            "facts": FACTS_VERSION,
             "enabled": sorted(self.enabled),
             "rules": {k: dict(v) for k, v in sorted(self.rule_settings.items())},
             "max-file-size": self.max_file_size,

@@ -1,19 +1,69 @@
-"""Per-file facts: definitions, imports, calls and references, as plain data.
+"""Per-file facts: definitions, imports, calls, references and receiver bindings, as plain data.
 
 Facts are read from the standard library's ``ast`` tree, which carries line numbers for
 free and costs a few percent of a LibCST parse; LibCST (with its exact source
 positions for reports and fixes) is parsed only for files in which a selected rule can
 fire. See docs/architecture.md for the measurements behind this split.
+
+The walk is the hot loop of every `check` (it runs on every file), so it visits node
+fields through a per-type table instead of ``ast.iter_child_nodes`` and never descends
+into a name chain (`a.b.c`) once the chain has been read as a whole.
+
+What the facts hold, beyond the obvious (see ``agentlint.types`` for the shapes):
+
+- class-level assignments and annotated fields are definitions of kind ``attribute``
+  (``Cls.PROMPT``, a pydantic or dataclass field ``Cls.model``); reads through ``self.X`` / ``cls.X`` inside the class are references
+  to ``module.Cls.X`` when ``X`` is assigned or defined in the class body or is spelled
+  like a constant (inherited class constants), so ``explain`` can follow them;
+- ``super().m()`` is a call to ``super().m``; ``Foo().m()`` (``Foo`` imported or defined
+  at module level) a call to ``pkg.mod.Foo().m``;
+- bindings record the type of a receiver where it is simple to know: ``x = Foo()`` /
+  ``x: Foo`` / ``with Foo() as x`` / ``for x in xs`` with ``xs: Sequence[Foo]`` inside a
+  function (recorded only when ``x.m()`` is then called), ``x = Foo()`` at module level, ``self.x = Foo()`` in a method, and
+  class-level ``x: Foo`` fields used as ``self.x.m()``;
+- ``if __name__ == "__main__":`` blocks at module level (line ranges);
+- which references sit in a variable's type annotation (``x: Foo = ...``): they stay in
+  ``references``, and are listed again in ``annotation_references``.
+
+Bump ``FACTS_VERSION`` whenever the extracted facts change: it is part of the cache key.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import os
 
-from agentlint.types import CallFact, DefinitionFact, FileFacts, ImportFact, ReferenceFact
+from agentlint.types import BindingFact, CallFact, DefinitionFact, FileFacts, ImportFact, ReferenceFact
+
+FACTS_VERSION = 6
+"""Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 MODULE_SCOPE = "<module>"
+SELF_NAMES = frozenset({"self", "cls"})
+
+_Attribute, _Name, _Call, _Load, _Await = ast.Attribute, ast.Name, ast.Call, ast.Load, ast.Await
+_comprehension = ast.comprehension
+_AST = ast.AST
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_SKIP_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment"})
+"""Fields that never hold anything a fact is made of (expression contexts, operators)."""
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_NOT_A_RECEIVER_TYPE = frozenset(dir(builtins)) | {"Any", "None", "typing.Any"}
+_WRAPPERS = frozenset({"Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired", "ReadOnly"})
+_CONTAINERS = frozenset({
+    "list", "List", "set", "Set", "frozenset", "FrozenSet", "tuple", "Tuple", "Sequence", "MutableSequence",
+    "Iterable", "Iterator", "Collection", "AbstractSet", "AsyncIterable", "AsyncIterator", "Generator",
+})
+_ELEMENTS = "[]"
+"""Prefix of the local-types key holding the element type of a container (`[]xs`)."""
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _SKIP_FIELDS)
+    return fields
 
 
 def module_name_for(path: str) -> str:
@@ -32,13 +82,38 @@ def module_name_for(path: str) -> str:
 
 def dotted(expr: ast.AST) -> str | None:
     parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
+    while type(expr) is _Attribute:
+        parts.append(expr.attr)  # type: ignore[attr-defined]
+        expr = expr.value  # type: ignore[attr-defined]
+    if type(expr) is not _Name:
         return None
-    parts.append(expr.id)
+    if not parts:
+        return expr.id  # type: ignore[attr-defined]
+    parts.append(expr.id)  # type: ignore[attr-defined]
     return ".".join(reversed(parts))
+
+
+class _Class:
+    """What the walk knows about the class whose body (or methods) it is in."""
+
+    __slots__ = ("name", "names", "attr_types", "used", "lines")
+
+    def __init__(self, name: str, node: ast.ClassDef) -> None:
+        self.name = name
+        names: set[str] = set()
+        for stmt in node.body:
+            if isinstance(stmt, _DEFS):
+                names.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    names.update(_target_names(target))
+            elif isinstance(stmt, ast.AnnAssign) and type(stmt.target) is _Name:
+                names.add(stmt.target.id)
+        self.names = names
+        self.attr_types: dict[str, tuple[str, int, bool]] = {}
+        """`self.x` -> (type, line, always): always for explicit `self.x = Foo()`."""
+        self.used: set[str] = set()
+        """Attributes used as call receivers: `self.x.m()`."""
 
 
 class _Extractor:
@@ -46,11 +121,19 @@ class _Extractor:
         self.module = module
         self.is_package = is_package
         self.imports: list[ImportFact] = []
+        self._import_keys: set[tuple[str, str, int]] = set()
         self.table: dict[str, str] = {}
         self.definitions: list[DefinitionFact] = []
         self.calls: list[CallFact] = []
         self.references: list[ReferenceFact] = []
+        self.annotation_references: list[ReferenceFact] = []
+        self.bindings: list[BindingFact] = []
+        self._binding_keys: set[tuple[str, str, str]] = set()
+        self.main_blocks: list[tuple[int, int]] = []
         self.module_names: set[str] = set()
+        self.klass: _Class | None = None
+        self.locals: dict[str, tuple[str, int]] | None = None
+        """Receiver types of the function being walked: name -> (type, line)."""
 
     # -- names --------------------------------------------------------------------
     def resolve(self, name: str) -> str:
@@ -75,7 +158,7 @@ class _Extractor:
     # -- collection ----------------------------------------------------------------
     def collect_module_names(self, tree: ast.Module) -> None:
         for stmt in _top_level(tree.body):
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if isinstance(stmt, _DEFS):
                 self.module_names.add(stmt.name)
             elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
@@ -103,36 +186,197 @@ class _Extractor:
                 self._bind(alias.asname or alias.name, qualified, stmt.lineno)
 
     def _bind(self, local: str, qualified: str, line: int) -> None:
-        fact = ImportFact(local, qualified, line)
-        if fact not in self.imports:
-            self.imports.append(fact)
+        key = (local, qualified, line)
+        if key not in self._import_keys:
+            self._import_keys.add(key)
+            self.imports.append(ImportFact(local, qualified, line))
         if local != "*":
             self.table.setdefault(local, qualified)
 
+    # -- receiver types ---------------------------------------------------------------
+    def _type_name(self, name: str | None) -> str | None:
+        if not name or name in _NOT_A_RECEIVER_TYPE:
+            return None
+        resolved = self.resolve(name)
+        if resolved.startswith("typing.") or resolved in _NOT_A_RECEIVER_TYPE:
+            return None
+        return resolved
+
+    def _value_type(self, value: ast.AST | None) -> str | None:
+        if type(value) is _Await:
+            value = value.value  # type: ignore[union-attr]
+        if type(value) is _Call:
+            return self._type_name(dotted(value.func))  # type: ignore[union-attr]
+        if type(value) is _Name:
+            name = value.id  # type: ignore[union-attr]
+            known = self.locals.get(name) if self.locals else None
+            if known is not None:
+                return known[0]
+            if name in self.table or name in self.module_names:
+                # `runner = DEFAULT_RUNNER`: the type of that variable, found by the graph.
+                return self._type_name(name)
+        return None
+
+    def _annotation_type(self, ann: ast.AST | None, depth: int = 0) -> str | None:
+        if ann is None or depth > 3:
+            return None
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            text = ann.value.strip()
+            if text.replace(".", "").replace("_", "").isalnum():
+                return self._type_name(text)
+            return None
+        if isinstance(ann, ast.Subscript):
+            base = dotted(ann.value)
+            last = base.rsplit(".", 1)[-1] if base else None
+            if last in _WRAPPERS:
+                inner = ann.slice
+                if isinstance(inner, ast.Tuple) and inner.elts:
+                    inner = inner.elts[0]
+                return self._annotation_type(inner, depth + 1)
+            if last in _CONTAINERS:
+                return None
+            return self._type_name(base)  # a generic class: `Runtime[Context]` is a Runtime
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+            for side in (ann.left, ann.right):
+                if not (isinstance(side, ast.Constant) and side.value is None):
+                    found = self._annotation_type(side, depth + 1)
+                    if found:
+                        return found
+            return None
+        return self._type_name(dotted(ann))
+
+    def _element_type(self, ann: ast.AST | None, depth: int = 0) -> str | None:
+        """`Sequence[Foo]`, `list[Foo] | None`, `Optional[Iterable[Foo]]` -> Foo."""
+        if ann is None or depth > 3:
+            return None
+        if isinstance(ann, ast.Subscript):
+            base = dotted(ann.value)
+            last = base.rsplit(".", 1)[-1] if base else None
+            inner = ann.slice
+            if isinstance(inner, ast.Tuple) and inner.elts:
+                inner = inner.elts[0]
+            if last in _CONTAINERS:
+                return self._annotation_type(inner, depth + 1)
+            if last in _WRAPPERS:
+                return self._element_type(inner, depth + 1)
+            return None
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+            return self._element_type(ann.left, depth + 1) or self._element_type(ann.right, depth + 1)
+        return None
+
+    def _note_target(self, target: ast.AST, type_: str | None, line: int, scope: str, explicit: bool) -> None:
+        """Remember the type bound to `x` or `self.x` by an assignment."""
+        if type(target) is _Name:
+            if scope == MODULE_SCOPE:
+                if type_:
+                    self._binding(MODULE_SCOPE, target.id, type_, line)  # type: ignore[attr-defined]
+            elif self.locals is not None:
+                if type_:
+                    self.locals[target.id] = (type_, line)  # type: ignore[attr-defined]
+                else:
+                    self.locals.pop(target.id, None)  # type: ignore[attr-defined]
+        elif (
+            type(target) is _Attribute
+            and type(target.value) is _Name  # type: ignore[attr-defined]
+            and target.value.id in SELF_NAMES  # type: ignore[attr-defined]
+            and self.klass is not None
+            and type_
+        ):
+            self.klass.attr_types.setdefault(target.attr, (type_, line, explicit))  # type: ignore[attr-defined]
+
+    def _loop_variable(self, target: ast.AST, source: ast.AST) -> None:
+        """`for x in xs` / `for x in xs or []` with `xs: Sequence[Foo]`: x is a Foo."""
+        if type(source) is ast.BoolOp and source.values:  # type: ignore[attr-defined]
+            source = source.values[0]  # type: ignore[attr-defined]
+        if type(target) is _Name and type(source) is _Name and self.locals:
+            element = self.locals.get(_ELEMENTS + source.id)  # type: ignore[attr-defined]
+            if element is not None:
+                self.locals[target.id] = element  # type: ignore[attr-defined]
+
+    def _binding(self, scope: str, name: str, type_: str, line: int) -> None:
+        key = (scope, name, type_)
+        if key not in self._binding_keys:
+            self._binding_keys.add(key)
+            self.bindings.append(BindingFact(scope, name, type_, line))
+
+    # -- the walk ------------------------------------------------------------------------
     def walk_body(self, body: list[ast.stmt], scope: str, in_class: bool) -> None:
         for stmt in body:
             self.walk_stmt(stmt, scope, in_class)
 
     def walk_stmt(self, stmt: ast.stmt, scope: str, in_class: bool) -> None:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            self.walk_definition(stmt, scope, in_class)
+        cls = type(stmt)
+        if cls in _DEF_TYPES:
+            self.walk_definition(stmt, scope, in_class)  # type: ignore[arg-type]
             return
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        if cls is ast.Import or cls is ast.ImportFrom:
             if scope != MODULE_SCOPE:
-                self.add_import(stmt)
+                self.add_import(stmt)  # type: ignore[arg-type]
             return
-        if scope == MODULE_SCOPE and isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if cls is ast.Assign or cls is ast.AnnAssign:
+            self._assignment(stmt, scope, in_class)  # type: ignore[arg-type]
+        elif cls is ast.If and scope == MODULE_SCOPE and _is_main_test(stmt.test):  # type: ignore[attr-defined]
+            self.main_blocks.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+        elif (cls is ast.For or cls is ast.AsyncFor) and self.locals:
+            # `for x in xs:` with `xs: Sequence[Foo]`: x is a Foo.
+            self._loop_variable(stmt.target, stmt.iter)  # type: ignore[attr-defined]
+        elif (cls is ast.With or cls is ast.AsyncWith) and self.locals is not None:
+            for item in stmt.items:  # type: ignore[attr-defined]
+                if item.optional_vars is not None:
+                    self._note_target(item.optional_vars, self._value_type(item.context_expr), stmt.lineno, scope, True)
+        for field in _fields(cls):
+            value = getattr(stmt, field, None)
+            if value is None:
+                continue
+            if field == "annotation" and cls is ast.AnnAssign:
+                # Still references (other rules read them as such), but a type
+                # annotation runs nothing: explain does not treat it as a use.
+                start = len(self.references)
+                self.walk_expr(value, scope)
+                self.annotation_references += self.references[start:]
+                continue
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.stmt):
+                        self.walk_stmt(child, scope, in_class)
+                    elif type(child) is ast.ExceptHandler:
+                        if child.type is not None:
+                            self.walk_expr(child.type, scope)
+                        self.walk_body(child.body, scope, in_class)
+                    elif type(child) is ast.match_case:
+                        self.walk_expr(child.pattern, scope)
+                        if child.guard is not None:
+                            self.walk_expr(child.guard, scope)
+                        self.walk_body(child.body, scope, in_class)
+                    elif isinstance(child, _AST):
+                        self.walk_expr(child, scope)
+            elif isinstance(value, _AST):
+                self.walk_expr(value, scope)
+
+    def _assignment(self, stmt: ast.Assign | ast.AnnAssign, scope: str, in_class: bool) -> None:
+        targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]  # type: ignore[union-attr]
+        line, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+        if scope == MODULE_SCOPE:
             for target in targets:
                 for name in _target_names(target):
-                    self.definitions.append(
-                        DefinitionFact(name, "variable", stmt.lineno, stmt.end_lineno or stmt.lineno)
-                    )
-        for child in ast.iter_child_nodes(stmt):
-            if isinstance(child, ast.stmt):
-                self.walk_stmt(child, scope, in_class)
-            else:
-                self.walk_expr(child, scope)
+                    self.definitions.append(DefinitionFact(name, "variable", line, end))
+        elif in_class and (stmt.value is not None or type(stmt) is ast.AnnAssign):
+            for target in targets:
+                for name in _target_names(target):
+                    self.definitions.append(DefinitionFact(f"{scope}.{name}", "attribute", line, end))
+        if len(targets) != 1:
+            return
+        target = targets[0]
+        if type(stmt) is ast.AnnAssign:
+            type_ = self._annotation_type(stmt.annotation) or self._value_type(stmt.value)
+        else:
+            type_ = self._value_type(stmt.value)
+        if in_class and self.klass is not None and type(target) is _Name:
+            if type_:
+                self.klass.attr_types.setdefault(target.id, (type_, line, False))
+            return
+        if type(target) is _Name or type(target) is _Attribute:
+            self._note_target(target, type_, line, scope, True)
 
     def walk_definition(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: str, in_class: bool
@@ -143,41 +387,130 @@ class _Extractor:
         decorators = tuple(
             self.resolve(d) for d in (dotted(_callee(dec)) for dec in node.decorator_list) if d
         )
-        if isinstance(node, ast.ClassDef):
+        if type(node) is ast.ClassDef:
             for expr in [*node.bases, *(k.value for k in node.keywords)]:
                 self.walk_expr(expr, scope)
-            bases = tuple(self.resolve(b) for b in (dotted(e) for e in node.bases) if b)
-            kind = "class"
-        else:
-            for expr in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
-                self.walk_expr(expr, scope)
-            bases = ()
-            kind = "method" if in_class else "function"
+            # A generic base (`Base[T]`) is that base.
+            bases = tuple(
+                self.resolve(b) for b in (dotted(e.value if type(e) is ast.Subscript else e) for e in node.bases) if b
+            )
+            self.definitions.append(
+                DefinitionFact(name, "class", node.lineno, node.end_lineno or node.lineno, decorators, bases)
+            )
+            outer_class, outer_locals = self.klass, self.locals
+            self.klass, self.locals = _Class(name, node), None
+            self.walk_body(node.body, name, True)
+            klass = self.klass
+            self.klass, self.locals = outer_class, outer_locals
+            for attr, (type_, line, explicit) in klass.attr_types.items():
+                if explicit or attr in klass.used:
+                    self._binding(name, f"self.{attr}", type_, line)
+            return
+        args = node.args
+        for expr in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+            self.walk_expr(expr, scope)
         self.definitions.append(
-            DefinitionFact(name, kind, node.lineno, node.end_lineno or node.lineno, decorators, bases)
+            DefinitionFact(
+                name, "method" if in_class else "function", node.lineno, node.end_lineno or node.lineno, decorators, ()
+            )
         )
-        self.walk_body(node.body, name, isinstance(node, ast.ClassDef))
+        outer_locals = self.locals
+        local_types: dict[str, tuple[str, int]] = dict(outer_locals) if outer_locals else {}
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if arg.annotation is not None:
+                type_ = self._annotation_type(arg.annotation)
+                if type_:
+                    local_types[arg.arg] = (type_, arg.lineno)
+                else:
+                    element = self._element_type(arg.annotation)
+                    if element:
+                        local_types[_ELEMENTS + arg.arg] = (element, arg.lineno)
+        self.locals = local_types
+        self.walk_body(node.body, name, False)
+        self.locals = outer_locals
 
     def walk_expr(self, node: ast.AST, scope: str) -> None:
         stack = [node]
+        pop, push = stack.pop, stack.append
+        table, names = self.table, self.module_names
+        calls, references = self.calls, self.references
         while stack:
-            current = stack.pop()
-            if isinstance(current, ast.Call):
-                callee = dotted(current.func)
+            current = pop()
+            cls = type(current)
+            if cls is _Call:
+                func = current.func  # type: ignore[attr-defined]
+                callee = dotted(func)
                 if callee is not None:
-                    self.calls.append(CallFact(scope, self.resolve(callee), current.lineno))
-            elif isinstance(current, (ast.Attribute, ast.Name)) and isinstance(
-                getattr(current, "ctx", None), ast.Load
-            ):
+                    calls.append(CallFact(scope, self.resolve(callee), current.lineno))  # type: ignore[attr-defined]
+                    head, dot, rest = callee.partition(".")
+                    if dot and head not in table and head not in names:
+                        if head in SELF_NAMES and self.klass is not None:
+                            attr, dot, _ = rest.partition(".")
+                            if not dot:
+                                # `self.m()`: the call is the fact; `self.m` is not also a read.
+                                stack.extend(current.args)  # type: ignore[attr-defined]
+                                stack.extend(current.keywords)  # type: ignore[attr-defined]
+                                continue
+                            self.klass.used.add(attr)
+                        elif self.locals:
+                            known = self.locals.get(head)
+                            if known is not None:
+                                self._binding(scope, head, known[0], known[1])
+                elif type(func) is _Attribute and type(func.value) is _Call:
+                    inner = func.value.func
+                    if type(inner) is _Name and inner.id == "super":
+                        calls.append(CallFact(scope, f"super().{func.attr}", current.lineno))  # type: ignore[attr-defined]
+                    else:
+                        # `Foo().m()`: a method of a fresh instance of an imported or module-level name.
+                        made = dotted(inner)
+                        if made is not None and (made.partition(".")[0] in table or made.partition(".")[0] in names):
+                            calls.append(CallFact(scope, f"{self.resolve(made)}().{func.attr}", current.lineno))  # type: ignore[attr-defined]
+            elif cls is _Name:
+                if type(current.ctx) is _Load and (current.id in table or current.id in names):  # type: ignore[attr-defined]
+                    references.append(ReferenceFact(scope, self.resolve(current.id), current.lineno))  # type: ignore[attr-defined]
+                continue
+            elif cls is _Attribute:
+                if type(current.ctx) is not _Load:  # type: ignore[attr-defined]
+                    push(current.value)  # type: ignore[attr-defined]
+                    continue
                 name = dotted(current)
                 if name is not None:
-                    head = name.partition(".")[0]
-                    if head in self.table or head in self.module_names:
-                        self.references.append(ReferenceFact(scope, self.resolve(name), current.lineno))
-                        continue
-            elif isinstance(current, ast.Lambda):
-                pass
-            stack.extend(ast.iter_child_nodes(current))
+                    head, _, rest = name.partition(".")
+                    if head in table or head in names:
+                        references.append(ReferenceFact(scope, self.resolve(name), current.lineno))  # type: ignore[attr-defined]
+                    elif head in SELF_NAMES and self.klass is not None:
+                        attr = rest.partition(".")[0]
+                        if attr in self.klass.names or attr.isupper():
+                            references.append(
+                                ReferenceFact(scope, f"{self.module}.{self.klass.name}.{attr}", current.lineno)  # type: ignore[attr-defined]
+                            )
+                    # Every part of a name chain has the same head: nothing more to find inside.
+                    continue
+            elif cls is _comprehension and self.locals:
+                self._loop_variable(current.target, current.iter)  # type: ignore[attr-defined]
+            for field in _fields(cls):
+                value = getattr(current, field, None)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, _AST):
+                            push(item)
+                elif isinstance(value, _AST):
+                    push(value)
+
+
+_DEF_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(s, ast.Name) and s.id == "__name__" for s in sides) and any(
+        isinstance(s, ast.Constant) and s.value == "__main__" for s in sides
+    )
 
 
 def _callee(expr: ast.expr) -> ast.expr:
@@ -220,4 +553,7 @@ def extract_facts(path: str, tree: ast.Module) -> FileFacts:
         definitions=tuple(extractor.definitions),
         calls=tuple(extractor.calls),
         references=tuple(extractor.references),
+        annotation_references=tuple(extractor.annotation_references),
+        bindings=tuple(extractor.bindings),
+        main_blocks=tuple(extractor.main_blocks),
     )

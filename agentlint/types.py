@@ -173,7 +173,8 @@ class DefinitionFact:
     name: str
     """Dotted path inside the module: `f`, `Cls`, `Cls.method`, `CONSTANT`."""
     kind: str
-    """`function`, `method`, `class` or `variable`."""
+    """`function`, `method`, `class`, `variable` (module level) or `attribute` (an
+    assignment or annotated field in a class body, named `Cls.NAME`)."""
     line: int
     end_line: int
     decorators: tuple[str, ...] = ()
@@ -202,6 +203,21 @@ class ReferenceFact:
 
 
 @dataclass(frozen=True)
+class BindingFact:
+    """What a receiver is, where that is simple to know: `x = Foo()`, `x: Foo`,
+    `self.x = Foo()`. `x.m()` in `scope` can then be read as `Foo.m`."""
+
+    scope: str
+    """The definition the binding holds in: a function, `<module>`, or a class for
+    `self.NAME` bindings (which hold in every method of that class)."""
+    name: str
+    """`x`, or `self.x` for an instance attribute."""
+    type: str
+    """The resolved dotted name of the constructor or annotation (`pkg.mod.Foo`)."""
+    line: int
+
+
+@dataclass(frozen=True)
 class FileFacts:
     """Everything the project phase and `explain` know about one file."""
 
@@ -211,6 +227,12 @@ class FileFacts:
     definitions: tuple[DefinitionFact, ...] = ()
     calls: tuple[CallFact, ...] = ()
     references: tuple[ReferenceFact, ...] = ()
+    annotation_references: tuple[ReferenceFact, ...] = ()
+    """The references (also in ``references``) that sit in a type annotation of an
+    assignment (`x: Foo = ...`): a use by name that runs nothing."""
+    bindings: tuple[BindingFact, ...] = ()
+    main_blocks: tuple[tuple[int, int], ...] = ()
+    """Line ranges of `if __name__ == "__main__":` blocks at module level."""
     complete: bool = True
     """False when the file could not be parsed and the facts are empty for that reason."""
 
@@ -230,6 +252,9 @@ class FileFacts:
             ),
             calls=tuple(CallFact(**d) for d in data["calls"]),
             references=tuple(ReferenceFact(**d) for d in data["references"]),
+            annotation_references=tuple(ReferenceFact(**d) for d in data.get("annotation_references", ())),
+            bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
+            main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
             complete=data["complete"],
         )
 

@@ -1,0 +1,114 @@
+"""Benchmark `agentlint explain` (not a test: numbers depend on the machine and its load).
+
+What it measures, on one corpus, in one run:
+
+1. facts extraction: ``ast.parse`` + ``extract_facts`` of every file, one process, for
+   the working tree's ``agentlint/facts.py`` and (``--facts-baseline REV``) the one at a
+   git revision, interleaved, best of ``--repeat``;
+2. cold explain: an empty cache folder (every file analysed, the index written);
+3. warm explain: each ``--symbol``, ``--repeat`` times after one warm-up, wall time of
+   the whole process (interpreter start included), with the ``--timings`` breakdown.
+
+    python bench/explain_bench.py --corpus /work/corpus/src \\
+        --symbol SYSTEM_PROMPT --symbol MEMORY_READ_PROMPT_TEMPLATE --facts-baseline HEAD
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _facts_module(source: str, name: str):
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_facts(corpus: str, baseline: str | None, repeat: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    from agentlint.api import settings_for
+    from agentlint.discovery import discover
+
+    files = discover([corpus], settings_for(root=corpus)).files
+    trees = []
+    for path in files:
+        try:
+            with open(path, "rb") as fh:
+                trees.append((path, ast.parse(fh.read())))
+        except (SyntaxError, ValueError, OSError, RecursionError):
+            pass
+    modules = {"working tree": _facts_module((ROOT / "agentlint" / "facts.py").read_text(), "facts_now")}
+    if baseline:
+        old = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{baseline}:agentlint/facts.py"], capture_output=True, text=True, check=True
+        ).stdout
+        modules[baseline] = _facts_module(old, "facts_base")
+    best = {name: float("inf") for name in modules}
+    for _ in range(repeat):
+        for name, module in modules.items():
+            started = time.process_time()
+            for path, tree in trees:
+                module.extract_facts(path, tree)
+            best[name] = min(best[name], time.process_time() - started)
+    print(f"facts extraction over {len(trees)} parsed files (CPU seconds, best of {repeat}):")
+    for name, seconds in best.items():
+        print(f"  {name:>14}: {seconds:.2f} s")
+
+
+def run_explain(agentlint: str, symbol: str, corpus: str, cache: str) -> tuple[float, str]:
+    started = time.perf_counter()
+    result = subprocess.run(
+        [agentlint, "explain", symbol, corpus, "--cache-dir", cache, "--timings", "-o", os.devnull],
+        capture_output=True, text=True,
+    )
+    elapsed = time.perf_counter() - started
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"explain {symbol} failed ({result.returncode}): {result.stderr}")
+    timings = next((line for line in result.stderr.splitlines() if line.startswith("timings:")), "")
+    return elapsed, timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--symbol", action="append", default=[])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--cache-dir", help="Reuse this cache folder (default: a new one, so the first run is cold).")
+    parser.add_argument("--agentlint", default=str(Path(sys.executable).with_name("agentlint")))
+    parser.add_argument("--facts-baseline", metavar="REV", help="Also time agentlint/facts.py at this git revision.")
+    parser.add_argument("--skip-facts", action="store_true")
+    args = parser.parse_args()
+
+    if not args.skip_facts:
+        bench_facts(args.corpus, args.facts_baseline, args.repeat)
+    symbols = args.symbol or ["SYSTEM_PROMPT"]
+    cache = args.cache_dir or tempfile.mkdtemp(prefix="explain-bench-")
+    elapsed, timings = run_explain(args.agentlint, symbols[0], args.corpus, cache)
+    print(f"first explain with cache folder {cache}: {elapsed:.2f} s  ({timings})")
+    for symbol in symbols:
+        run_explain(args.agentlint, symbol, args.corpus, cache)  # warm-up
+        runs = [run_explain(args.agentlint, symbol, args.corpus, cache) for _ in range(args.repeat)]
+        times = sorted(t for t, _ in runs)
+        print(
+            f"warm explain {symbol}: median {statistics.median(times):.2f} s, "
+            f"min {times[0]:.2f} s, max {times[-1]:.2f} s over {len(times)} runs"
+        )
+        print(f"  last: {runs[-1][1]}")
+
+
+if __name__ == "__main__":
+    main()

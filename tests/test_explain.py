@@ -1,0 +1,379 @@
+"""`agentlint explain` on the multi-file fixture project fixtures/projects/support_desk.
+
+Answers are compared as exact sets (JSON format), so a reader that goes missing or a
+sibling that leaks in fails the test.
+"""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+PROJECT = FIXTURES / "projects" / "support_desk"
+
+TRIAGE_READERS = {
+    "app.composer.compose_triage",
+    "app.legacy.legacy_prompt",
+    "app.prompts.TRIAGE_WITH_EXAMPLES",
+}
+TRIAGE_CALLERS = {
+    "app.composer.compose_triage_with_examples",
+    "app.agents.TriageDeskAgent.instructions",
+    "app.agents.BaseDeskAgent.run",
+    "app.batch.first_instructions",
+    "app.batch.all_instructions",
+    "app.agents.TriageDeskAgent.classify",
+    "app.batch.quick_classify",
+    "app.agents.triage_ticket",
+    "app.api.triage_endpoint",
+    "test_agents.test_desk_classify",
+    "app.agents.make_triage_agent",
+    "app.cli.serve",
+    "app.cli:<main>",
+    "test_agents.test_triage_agent",
+}
+BILLING_SIDE = {
+    "app.composer.compose_billing",
+    "app.composer.compose_summary",
+    "app.agents.BillingDeskAgent.instructions",
+    "app.agents.BillingDeskAgent",
+    "app.agents.answer_billing",
+    "app.api.billing_endpoint",
+    "app.agents.make_billing_agent",
+    "test_agents.test_billing_agent",
+    "app.cli.main",
+}
+
+
+@pytest.fixture
+def explain(run_cli, tmp_path):
+    """Run `explain` in the fixture project (cache in tmp_path) and decode the JSON."""
+
+    def run(*args, cwd=PROJECT, expect=0):
+        result = run_cli("explain", *args, "--format", "json", "--cache-dir", str(tmp_path / "cache"), cwd=cwd)
+        assert result.exit_code == expect, result.stdout + result.stderr
+        return json.loads(result.stdout) if expect != 2 else result
+
+    return run
+
+
+def qualified(nodes):
+    return {n["qualified"] for n in nodes}
+
+
+def reached(answer):
+    return qualified(answer["readers"]) | qualified(answer["callers"])
+
+
+def test_prompt_read_through_aliases_composer_and_self(explain):
+    answer = explain("TRIAGE_PROMPT")
+    assert [(d["qualified"], d["path"], d["line"]) for d in answer["definitions"]] == [
+        ("app.prompts.TRIAGE_PROMPT", "app/prompts.py", 3)
+    ]
+    assert qualified(answer["readers"]) == TRIAGE_READERS
+    assert qualified(answer["callers"]) == TRIAGE_CALLERS
+    assert not reached(answer) & BILLING_SIDE
+
+
+def test_groups_are_exact(explain):
+    answer = explain("app.prompts.TRIAGE_PROMPT")
+    groups = {g: set(ids) for g, ids in answer["groups"].items()}
+    assert groups["tools and agents"] == {"app/agents.py:make_triage_agent", "app/agents.py:triage_ticket"}
+    assert groups["entry points"] == {"app/cli.py:serve", "app/cli.py:<main>", "app/api.py:triage_endpoint"}
+    assert groups["tests"] == {"tests/test_agents.py:test_desk_classify", "tests/test_agents.py:test_triage_agent"}
+    why = {c["qualified"]: c["why"] for c in answer["callers"]}
+    assert why["app.agents.triage_ticket"] == ["tool (@agents.function_tool)"]
+    assert why["app.api.triage_endpoint"] == ["route handler (@api.post)"]
+    assert why["app.cli.serve"] == ["CLI command (@click.command)"]
+    assert why["app.agents.make_triage_agent"] == ["constructs an agent (Agent(...))"]
+
+
+def test_edges_carry_kind_and_lines(explain):
+    answer = explain("TRIAGE_PROMPT")
+    edges = {(e["from"], e["to"]): (e["kind"], e["lines"]) for e in answer["edges"]}
+    assert edges[("app/composer.py:compose_triage", "app/prompts.py:TRIAGE_PROMPT")] == ("reads", [8])
+    assert edges[("app/agents.py:BaseDeskAgent.run", "app/agents.py:TriageDeskAgent.instructions")] == ("calls", [18])
+    assert edges[("app/agents.py:triage_ticket", "app/agents.py:TriageDeskAgent.classify")] == ("calls", [45])
+    assert edges[("app/cli.py:<main>", "app/agents.py:make_triage_agent")] == ("calls", [19])
+
+
+def test_sibling_prompt_has_its_own_readers(explain):
+    answer = explain("BILLING_PROMPT")
+    assert qualified(answer["readers"]) == {"app.composer.compose_billing"}
+    assert qualified(answer["callers"]) == {
+        "app.agents.BillingDeskAgent.instructions",
+        "app.agents.BaseDeskAgent.run",
+        "app.batch.first_instructions",
+        "app.batch.all_instructions",
+        "app.agents.answer_billing",
+        "app.api.billing_endpoint",
+        "app.agents.make_billing_agent",
+        "test_agents.test_billing_agent",
+    }
+
+
+def test_prompt_read_through_function_level_import(explain):
+    answer = explain("SUMMARY_PROMPT")
+    assert qualified(answer["readers"]) == {"app.composer.compose_summary"}
+    assert qualified(answer["callers"]) == {
+        "app.cli.main",
+        "app.cli:<main>",
+        # `@assistant.system_prompt` registers summary_context on the agent object,
+        # which `ask` runs.
+        "app.assistant.summary_context",
+        "app.assistant.assistant",
+        "app.assistant.ask",
+    }
+    edges = {(e["from"], e["to"]): e["kind"] for e in answer["edges"]}
+    assert edges[("app/assistant.py:assistant", "app/assistant.py:summary_context")] == "registers"
+    assert not any(e["from"].endswith(":<module>") for e in answer["edges"])  # the decorator line
+
+
+def test_symbol_forms_name_the_same_definition(explain):
+    for form in ("app.prompts.TRIAGE_PROMPT", "prompts.TRIAGE_PROMPT", "app/prompts.py:TRIAGE_PROMPT", "app.DEFAULT_PROMPT"):
+        answer = explain(form)
+        assert [d["id"] for d in answer["definitions"]] == ["app/prompts.py:TRIAGE_PROMPT"], form
+        assert qualified(answer["readers"]) == TRIAGE_READERS, form
+
+
+def test_method_through_self_and_receivers(explain):
+    answer = explain("app.agents.TriageDeskAgent.classify")
+    # `desk = TriageDeskAgent()`; `TriageDeskAgent().classify(...)`; `desk = DEFAULT_DESK`
+    # where `DEFAULT_DESK: TriageDeskAgent` is a module-level variable.
+    assert qualified(answer["readers"]) == {
+        "app.agents.triage_ticket", "test_agents.test_desk_classify", "app.batch.quick_classify",
+    }
+    answer = explain("app.llm.LLMClient.complete")
+    # `self.client = LLMClient()` in the base class, `self.client.complete(...)` in `run`.
+    assert qualified(answer["readers"]) == {"app.agents.BaseDeskAgent.run"}
+
+
+def test_override_reached_through_a_base_class_receiver(explain):
+    # `self.instructions()` in BaseDeskAgent.run, and `desk.instructions()` with
+    # `desks: Sequence[BaseDeskAgent]`, may run TriageDeskAgent.instructions; but
+    # BaseDeskAgent.run is reached from answer_billing only with a BillingDeskAgent.
+    answer = explain("app.agents.TriageDeskAgent.instructions")
+    assert qualified(answer["readers"]) == {
+        "app.agents.BaseDeskAgent.run", "app.batch.first_instructions", "app.batch.all_instructions",
+    }
+    assert "app.agents.answer_billing" not in qualified(answer["callers"])
+    assert "app.agents.TriageDeskAgent.classify" in qualified(answer["callers"])
+
+
+def test_depth_limits_the_search(explain):
+    answer = explain("TRIAGE_PROMPT", "--depth", "1")
+    assert qualified(answer["readers"]) == TRIAGE_READERS
+    assert answer["callers"] == []
+    answer = explain("TRIAGE_PROMPT", "--depth", "2")
+    assert qualified(answer["callers"]) == {
+        "app.composer.compose_triage_with_examples",
+        "app.agents.TriageDeskAgent.instructions",
+        "app.agents.make_triage_agent",
+    }
+
+
+def test_model_alias_as_a_string(explain):
+    answer = explain('"gpt-4.1"')
+    assert answer["mode"] == "string"
+    assert qualified(answer["readers"]) == {"app.agents.make_triage_agent", "app.llm.MODEL"}
+    assert {"app.llm.LLMClient.__init__", "app.api.triage_endpoint", "app.api.billing_endpoint"} <= qualified(answer["callers"])
+    matches = {(m["path"], m["line"]) for m in answer["text_matches"]}
+    # gpt-4.1-mini in config/models.yaml is another model: not a match.
+    assert matches == {("config/settings.toml", 2), ("README.md", 12)}
+
+
+def test_model_alias_only_in_yaml_is_a_text_match(explain):
+    answer = explain("claude-sonnet-4")
+    assert answer["readers"] == [] and answer["callers"] == []
+    assert {(m["path"], m["line"], m["text"]) for m in answer["text_matches"]} == {
+        ("config/models.yaml", 3, "model: claude-sonnet-4"),
+        ("README.md", 13, "`claude-sonnet-4` lives only in `config/models.yaml`."),
+    }
+    # generated/ is in .gitignore: its copy of the alias is never listed.
+    assert not any(m["path"].startswith("generated/") for m in answer["text_matches"])
+
+
+def test_prompt_file_reached_through_the_code_that_opens_it(explain):
+    answer = explain("prompts/escalation.md")
+    assert answer["mode"] == "file" and answer["files"] == ["prompts/escalation.md"]
+    assert qualified(answer["readers"]) == {"app.files.load_escalation"}
+    assert qualified(answer["callers"]) == {"app.files.escalate", "app.api.escalate_endpoint"}
+    assert {(m["path"], m["line"]) for m in answer["text_matches"]} == {("config/settings.toml", 3), ("README.md", 12)}
+    answer = explain("prompts/apology.md")
+    assert qualified(answer["readers"]) == {"app.files.load_apology"}
+    assert answer["callers"] == []
+
+
+def test_python_lines_the_graph_cannot_link_are_listed(explain):
+    answer = explain("TRIAGE_PROMPT")
+    assert {(m["path"], m["line"]) for m in answer["python_mentions"]} == {("app/legacy.py", 12)}
+
+
+def test_ambiguous_name_lists_candidates(explain):
+    result = explain("instructions", expect=2)
+    assert "defined 3 times" in result.stderr
+    for name in ("BaseDeskAgent.instructions", "TriageDeskAgent.instructions", "BillingDeskAgent.instructions"):
+        assert f"app.agents.{name}" in result.stderr
+
+
+def test_unknown_name_suggests_the_closest(run_cli, tmp_path):
+    result = run_cli("explain", "TRIAGE_PROMTP", "--cache-dir", str(tmp_path / "c"), cwd=PROJECT)
+    assert result.exit_code == 1
+    assert "closest names: app.prompts.TRIAGE_PROMPT" in result.stdout
+
+
+def test_usage_errors(run_cli, tmp_path):
+    cache = ["--cache-dir", str(tmp_path / "c")]
+    assert run_cli("explain", '""', *cache, cwd=PROJECT).exit_code == 2
+    result = run_cli("explain", "app/nope.py:X", *cache, cwd=PROJECT)
+    assert result.exit_code == 2 and "not a Python file of the project" in result.stderr
+    assert run_cli("explain", "X", "no/such/folder", *cache, cwd=PROJECT).exit_code == 2
+    assert run_cli("explain", "X", "--format", "yaml", *cache, cwd=PROJECT).exit_code == 2
+
+
+def test_text_dot_and_mermaid(run_cli, tmp_path):
+    cache = ["--cache-dir", str(tmp_path / "c")]
+    text = run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=PROJECT).stdout
+    assert "defined at app/prompts.py:3" in text
+    assert "└── app.api.triage_endpoint  app/api.py:12  (calls 13)  [route handler (@api.post)]" in text
+    assert "config/models.yaml" not in text and "compose_billing" not in text
+    dot = run_cli("explain", "TRIAGE_PROMPT", "--format", "dot", *cache, cwd=PROJECT).stdout
+    assert dot.startswith("digraph explain {") and dot.rstrip().endswith("}")
+    assert '"app/composer.py:compose_triage" -> "app/prompts.py:TRIAGE_PROMPT" [label="reads"];' in dot
+    mermaid = run_cli("explain", "prompts/escalation.md", "--format", "mermaid", *cache, cwd=PROJECT).stdout
+    assert mermaid.startswith("flowchart LR\n")
+    assert 'n0["app.files.load_escalation<br/>app/files.py:8"]' in mermaid
+    assert "-->|names the file|" in mermaid
+
+
+def test_nothing_found_exits_1(explain):
+    answer = explain("NO_SUCH_PROMPT_ANYWHERE", expect=1)
+    assert answer["found"] is False
+
+
+# -- the index: warm answers, changes picked up ---------------------------------------------------
+
+
+@pytest.fixture
+def project_copy(tmp_path):
+    target = tmp_path / "desk"
+    shutil.copytree(PROJECT, target)
+    return target
+
+
+def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, tmp_path, monkeypatch):
+    import agentlint.engine
+
+    cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+
+    def no_analysis(*args, **kwargs):
+        raise AssertionError("a warm explain must not analyse")
+
+    monkeypatch.setattr(agentlint.engine, "run", no_analysis)
+    warm = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+    assert warm == first
+    monkeypatch.undo()
+
+    analysed = []
+    real_run = agentlint.engine.run
+
+    def counting_run(files, *args, **kwargs):
+        analysed.extend(files)
+        return real_run(files, *args, **kwargs)
+
+    monkeypatch.setattr(agentlint.engine, "run", counting_run)
+    legacy = project_copy / "app" / "legacy.py"
+    legacy.write_text(legacy.read_text().replace("app.DEFAULT_PROMPT.strip()", '"no prompt here"'))
+    (project_copy / "app" / "extra.py").write_text(
+        "from app.prompts import TRIAGE_PROMPT\n\n\ndef shout():\n    return TRIAGE_PROMPT.upper()\n"
+    )
+    changed = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+    assert sorted(analysed) == ["app/extra.py", "app/legacy.py"]
+    assert qualified(changed["readers"]) == TRIAGE_READERS - {"app.legacy.legacy_prompt"} | {"app.extra.shout"}
+
+
+def test_corrupt_index_is_rebuilt(run_cli, project_copy, tmp_path):
+    cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+    (index,) = (tmp_path / "cache" / "explain").glob("*.idx")
+    index.write_text("{not json\n")
+    again = run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy)
+    assert again.exit_code == 0 and json.loads(again.stdout) == first
+    assert index.read_bytes().startswith(b"AGLX")
+
+
+def test_no_cache_answers_the_same(run_cli, tmp_path):
+    cached = run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", str(tmp_path / "c"), cwd=PROJECT)
+    uncached = run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--no-cache", cwd=PROJECT)
+    assert json.loads(uncached.stdout) == json.loads(cached.stdout)
+    assert not (PROJECT / ".agentlint_cache").exists()
+
+
+def test_walk_finds_what_check_finds(tmp_path):
+    from agentlint.api import settings_for
+    from agentlint.discovery import discover
+    from agentlint.explain_index import walk
+
+    settings = settings_for(root=str(PROJECT))
+    for paths in ([str(PROJECT)], [str(FIXTURES)], [str(PROJECT / "app"), str(PROJECT / "app" / "llm.py")]):
+        assert walk(paths, settings).py_files == discover(paths, settings).files
+    found = walk([str(PROJECT)], settings)
+    names = {Path(p).resolve().relative_to(PROJECT).as_posix() for p in found.text_files}
+    assert names == {
+        "README.md", "config/models.yaml", "config/settings.toml", "prompts/apology.md", "prompts/escalation.md",
+    }
+
+
+def test_indexes_of_another_agentlint_are_removed(run_cli, project_copy, tmp_path):
+    stale = tmp_path / "cache" / "explain" / "v0.0.0-0123456789abcdef0123.idx"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"AGLX0 old")
+    assert run_cli("explain", "TRIAGE_PROMPT", "--cache-dir", str(tmp_path / "cache"), cwd=project_copy).exit_code == 0
+    names = [p.name for p in stale.parent.iterdir()]
+    assert len(names) == 1 and names[0].endswith(".idx") and names[0] != stale.name
+
+
+def test_full_graph_of_the_fixture(tmp_path):
+    """The whole graph (every edge resolved) for small projects and tools."""
+    from agentlint.api import settings_for
+    from agentlint.explain_index import load
+    from agentlint.graph import Graph
+
+    settings = settings_for(root=str(PROJECT))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    graph = Graph(load([str(PROJECT)], settings)).full()
+    edges = {(a.rpartition("/")[2], b.rpartition("/")[2], d["kind"]) for a, b, d in graph.edges(data=True)}
+    assert ("composer.py:compose_triage", "prompts.py:TRIAGE_PROMPT", "reads") in edges
+    assert ("agents.py:BaseDeskAgent.run", "llm.py:LLMClient.complete", "calls") in edges  # self.client.complete
+    assert ("agents.py:BaseDeskAgent.__init__", "llm.py:LLMClient", "calls") in edges
+    assert ("llm.py:LLMClient", "llm.py:LLMClient.__init__", "constructs") in edges
+    assert ("agents.py:TriageDeskAgent", "agents.py:BaseDeskAgent", "inherits") in edges
+    assert ("batch.py:quick_classify", "agents.py:TriageDeskAgent.classify", "calls") in edges
+    # A class is not linked to the methods it does not run on construction.
+    assert not any(a.endswith(":TriageDeskAgent") and b.endswith(".classify") for a, b, _ in edges)
+
+
+def test_unknown_name_is_searched_as_a_string_and_as_text(run_cli, tmp_path):
+    project = tmp_path / "proj"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "models.py").write_text('def pick(task):\n    return "o3" if task else "gpt-4.1"\n')
+    (project / "pkg" / "run.py").write_text("from pkg.models import pick\n\n\ndef main():\n    return pick(1)\n")
+    (project / "pkg" / "bad.py").write_text('def broken(:\n    MODEL = "o3"\n')
+    (project / "config.yaml").write_bytes(b"model: o3\n\xff\xfe not utf-8\n")
+    (project / ".env.example").write_text("MODEL=o3\n")
+    (project / ".env").write_text("MODEL=o3\nSECRET=never-shown\n")
+    result = run_cli("explain", "o3", "--format", "json", "--cache-dir", str(tmp_path / "c"), cwd=project)
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert qualified(answer["readers"]) == {"pkg.models.pick"}
+    assert qualified(answer["callers"]) == {"pkg.run.main"}
+    assert {(m["path"], m["line"]) for m in answer["text_matches"]} == {("config.yaml", 1), (".env.example", 1)}
+    # The file that does not parse is still read by the text search, and said so.
+    assert {(m["path"], m["line"]) for m in answer["python_mentions"]} == {(os.path.join("pkg", "bad.py"), 2)}
+    assert any("could not be parsed" in note and "bad.py" in note for note in answer["notes"])
