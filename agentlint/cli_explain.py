@@ -113,16 +113,18 @@ def _explain(
     settings_done = time.perf_counter()
 
     from agentlint.explain import explain as run_explain
-    from agentlint.explain_index import load
+    from agentlint.explain_index import load, read_memo, write_memo
     from agentlint.explain_render import render
+    from agentlint.graph import GRAPH_VERSION
 
     def full_settings():
         return _settings(start, config_file, isolated, overrides, with_rules=True)
 
     files = load(paths_list, settings, use_cache=not no_cache, jobs=jobs, full_settings=full_settings)
+    memo = read_memo(files, GRAPH_VERSION)
     loaded = time.perf_counter()
     try:
-        answer = run_explain(files, symbol, depth=depth, grep=not no_grep)
+        answer = run_explain(files, symbol, depth=depth, grep=not no_grep, memo=memo)
     except UsageError as exc:
         _fail(str(exc), exc.candidates)
     answered = time.perf_counter()
@@ -134,13 +136,15 @@ def _explain(
         click.echo(text, nl=False)
     for path, reason in files.problems:
         click.echo(f"agentlint: warning: {path}: {reason}", err=True)
+    write_memo(files, GRAPH_VERSION, memo, answer.graph.memo_out)
     if timings:
         stats = files.stats
         click.echo(
             f"timings: settings {settings_done - started:.3f}s, facts {loaded - settings_done:.3f}s "
             f"(index {stats.get('index')}, {stats.get('reused')} reused, {stats.get('analysed')} analysed), "
             f"answer {answered - loaded:.3f}s, render {time.perf_counter() - answered:.3f}s; "
-            f"{len(answer.graph._views)} of {len(files.entries)} files' facts decoded",
+            f"{len(answer.graph._views)} of {len(files.entries)} files' facts decoded; "
+            f"{len(memo)} nodes' callers kept from earlier questions, {len(answer.graph.memo_out)} resolved now",
             err=True,
         )
     code = EXIT_FOUND if answer.found else EXIT_NOTHING

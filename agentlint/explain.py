@@ -322,9 +322,13 @@ def _python_sources(files: ProjectFiles, needles: list[str]):
 # -- the answer ------------------------------------------------------------------------------
 
 
-def explain(files: ProjectFiles, raw: str, depth: int | None = None, grep: bool = True) -> Answer:
+def explain(
+    files: ProjectFiles, raw: str, depth: int | None = None, grep: bool = True, memo: dict | None = None
+) -> Answer:
+    """The answer for SYMBOL ``raw``. ``memo``: predecessors kept from earlier questions on
+    the same index (``explain_index.read_memo``); the new ones are in ``answer.graph.memo_out``."""
     query = parse_symbol(raw)
-    graph = Graph(files)
+    graph = Graph(files, memo)
     answer = Answer(query, graph, depth=depth)
     if query.mode == "symbol":
         _explain_symbol(answer, files, grep)

@@ -181,6 +181,10 @@ class ProjectFiles:
     problems: list[tuple[str, str]] = field(default_factory=list)
     postings_raw: dict[str, str] = field(default_factory=dict)
     stats: dict[str, Any] = field(default_factory=dict)
+    memo_path: str | None = None
+    """Where the resolved predecessors of earlier questions are kept (see ``read_memo``)."""
+    memo_key: str | None = None
+    """The index write the memo belongs to: any change to the project makes a new one."""
     _postings: dict[str, list[int]] = field(default_factory=dict)
 
     def files_mentioning(self, segment: str) -> list[int]:
@@ -338,7 +342,7 @@ def _prune(folder: str) -> None:
     except OSError:
         return
     for name in names:
-        if name.endswith(".idx") and not name.startswith(keep):
+        if name.endswith((".idx", ".idx.memo")) and not name.startswith(keep):
             try:
                 os.unlink(os.path.join(folder, name))
             except OSError:
@@ -388,9 +392,9 @@ def _read_index(path: str) -> tuple[dict, list[Entry], dict[str, str]] | None:
         return None
 
 
-def _write_index(path: str, header: dict, entries: list[Entry], postings: dict[str, str]) -> None:
+def _write_index(path: str, header: dict, entries: list[Entry], postings: dict[str, str]) -> bool:
     if any("\t" in e.path or "\n" in e.path for e in entries):
-        return  # such names would need escaping; a rare layout simply goes without an index
+        return False  # such names would need escaping; a rare layout simply goes without an index
     chunks: list[bytes] = []
     lines = []
     offset = 0
@@ -411,7 +415,8 @@ def _write_index(path: str, header: dict, entries: list[Entry], postings: dict[s
         _prune(folder)
         atomic_write(path, b"".join([_MAGIC + b"%020d\n" % len(meta), meta, *chunks]))
     except OSError:
-        pass  # an unwritable cache folder only costs speed
+        return False  # an unwritable cache folder only costs speed
+    return True
 
 
 def _tag(base: str) -> None:
@@ -525,6 +530,7 @@ def load(
     entries_now = [e for e in fresh if e is not None]
     stats["reused"] = len(entries_now) - len(todo)
     changed = previous is None or bool(todo) or "walked" in stats or len(entries_now) != len(old)
+    memo_key = str(header.get("written_ns")) if previous is not None and not changed else None
     if changed:
         postings = _build_postings(entries_now)
         if location:
@@ -536,10 +542,45 @@ def load(
                 "text_files": text_files,
                 "problems": [list(p) for p in problems],
             }
-            _write_index(location, new_header, entries_now, postings)
-            stats["index"] = "written"
+            if _write_index(location, new_header, entries_now, postings):
+                stats["index"] = "written"
+                memo_key = str(new_header["written_ns"])
     stats["seconds"] = round(time.perf_counter() - started, 3)
-    return ProjectFiles(entries_now, list(text_files), [tuple(p) for p in problems], postings, stats)
+    return ProjectFiles(
+        entries_now, list(text_files), [tuple(p) for p in problems], postings, stats,
+        memo_path=location + ".memo" if location and memo_key else None, memo_key=memo_key,
+    )
+
+
+def read_memo(files: ProjectFiles, version: int) -> dict[str, list]:
+    """The predecessors resolved by earlier questions on this very index (a graph built
+    lazily and kept): node key -> rows. Empty when the project changed since."""
+    if not files.memo_path:
+        return {}
+    try:
+        with open(files.memo_path, "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("key") != files.memo_key or data.get("graph") != version:
+        return {}
+    preds = data.get("preds")
+    return preds if isinstance(preds, dict) else {}
+
+
+MAX_MEMO = 50_000
+"""Nodes kept in the memo (a few MB); past that it starts again from the last question's."""
+
+
+def write_memo(files: ProjectFiles, version: int, old: dict[str, list], new: dict[str, list]) -> None:
+    if not files.memo_path or not new:
+        return
+    preds = {**old, **new} if len(old) + len(new) <= MAX_MEMO else new
+    data = {"key": files.memo_key, "graph": version, "preds": preds}
+    try:
+        atomic_write(files.memo_path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+    except OSError:
+        pass
 
 
 def _engine_facts(settings: Settings, use_cache: bool, jobs: int | None) -> Callable[[list[str]], dict[str, Any]]:

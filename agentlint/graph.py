@@ -62,6 +62,8 @@ MAIN = "<main>"
 SELF_NAMES = ("self", "cls")
 CONSTRUCTOR_METHODS = ("__init__", "__new__", "__post_init__", "model_post_init", "__attrs_post_init__")
 MAX_HOPS = 10
+GRAPH_VERSION = 1
+"""Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
 
 NodeRef = tuple[int, str]
 """(file number, definition name) — a node before it is given its string id."""
@@ -239,8 +241,12 @@ class Edge:
 class Graph:
     """Resolution over the project's facts; see the module docstring."""
 
-    def __init__(self, files: Any) -> None:
+    def __init__(self, files: Any, memo: dict[str, list] | None = None) -> None:
         self.files = files
+        self.memo_in = memo or {}
+        """Predecessors resolved by earlier questions on the same index (``node_key`` -> rows)."""
+        self.memo_out: dict[str, list] = {}
+        """Predecessors resolved by this question, to keep."""
         self.entries = files.entries
         self.by_module: dict[str, list[int]] = {}
         self.by_path: dict[str, int] = {}
@@ -586,8 +592,55 @@ class Graph:
         known = self._preds.get(ref)
         if known is not None:
             return known
-        preds: dict[NodeRef, Edge] = {}
+        key = self.node_key(ref)
+        rows = self.memo_in.get(key)
+        if rows is not None:
+            restored = self._from_rows(rows)
+            if restored is not None:
+                self._preds[ref] = restored
+                return restored
+        preds = self._predecessors(ref)
         self._preds[ref] = preds
+        self.memo_out[key] = self._to_rows(preds)
+        return preds
+
+    def node_key(self, ref: NodeRef) -> str:
+        return f"{self.entries[ref[0]].path}\0{ref[1]}"
+
+    def _ref_of(self, path: str, name: str) -> NodeRef | None:
+        number = self.by_path.get(path)
+        return None if number is None else (number, name)
+
+    def _to_rows(self, preds: dict[NodeRef, Edge]) -> list:
+        rows = []
+        for source, edge in preds.items():
+            receivers = [
+                [tag, None, None] if cls is None else [tag, self.entries[cls[0]].path, cls[1]]
+                for tag, cls in edge.receivers
+            ]
+            rows.append([self.entries[source[0]].path, source[1], edge.kind, sorted(edge.lines), receivers])
+        return rows
+
+    def _from_rows(self, rows: list) -> dict[NodeRef, Edge] | None:
+        preds: dict[NodeRef, Edge] = {}
+        try:
+            for path, name, kind, lines, receivers in rows:
+                source = self._ref_of(path, name)
+                if source is None:
+                    return None
+                restored = set()
+                for tag, cls_path, cls_name in receivers:
+                    cls = None if cls_path is None else self._ref_of(cls_path, cls_name)
+                    if cls_path is not None and cls is None:
+                        return None
+                    restored.add((tag, cls))
+                preds[source] = Edge(kind, list(lines), restored)
+        except (TypeError, ValueError):
+            return None
+        return preds
+
+    def _predecessors(self, ref: NodeRef) -> dict[NodeRef, Edge]:
+        preds: dict[NodeRef, Edge] = {}
         if ref[1] in (MODULE, MAIN):
             return preds
 

@@ -186,15 +186,18 @@ def test_model_alias_as_a_string(explain):
     assert matches == {("config/settings.toml", 2), ("README.md", 12)}
 
 
-def test_model_alias_only_in_yaml_is_a_text_match(explain):
-    answer = explain("claude-sonnet-4")
+def test_model_alias_only_in_yaml_is_a_text_match(explain, project_copy):
+    # generated/ is in the project's .gitignore (so this file is not in the repository
+    # either): made here, it must never be listed.
+    (project_copy / "generated").mkdir(exist_ok=True)
+    (project_copy / "generated" / "models.yaml").write_text("model: claude-sonnet-4\n")
+    answer = explain("claude-sonnet-4", cwd=project_copy)
     assert answer["readers"] == [] and answer["callers"] == []
     assert {(m["path"], m["line"], m["text"]) for m in answer["text_matches"]} == {
         ("config/models.yaml", 3, "model: claude-sonnet-4"),
         ("README.md", 13, "`claude-sonnet-4` lives only in `config/models.yaml`."),
     }
-    # generated/ is in .gitignore: its copy of the alias is never listed.
-    assert not any(m["path"].startswith("generated/") for m in answer["text_matches"])
+    assert not any(m["path"].startswith("generated") for m in answer["text_matches"])
 
 
 def test_prompt_file_reached_through_the_code_that_opens_it(explain):
@@ -334,8 +337,8 @@ def test_indexes_of_another_agentlint_are_removed(run_cli, project_copy, tmp_pat
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"AGLX0 old")
     assert run_cli("explain", "TRIAGE_PROMPT", "--cache-dir", str(tmp_path / "cache"), cwd=project_copy).exit_code == 0
-    names = [p.name for p in stale.parent.iterdir()]
-    assert len(names) == 1 and names[0].endswith(".idx") and names[0] != stale.name
+    names = [p.name for p in stale.parent.iterdir() if p.name.endswith(".idx")]
+    assert len(names) == 1 and names[0] != stale.name
 
 
 def test_full_graph_of_the_fixture(tmp_path):
@@ -377,3 +380,31 @@ def test_unknown_name_is_searched_as_a_string_and_as_text(run_cli, tmp_path):
     # The file that does not parse is still read by the text search, and said so.
     assert {(m["path"], m["line"]) for m in answer["python_mentions"]} == {(os.path.join("pkg", "bad.py"), 2)}
     assert any("could not be parsed" in note and "bad.py" in note for note in answer["notes"])
+
+
+def test_callers_resolved_once_are_kept_until_the_project_changes(run_cli, project_copy, tmp_path, monkeypatch):
+    import agentlint.graph
+
+    cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+
+    def no_resolution(self, ref):
+        raise AssertionError("kept callers must be reused")
+
+    monkeypatch.setattr(agentlint.graph.Graph, "_predecessors", no_resolution)
+    assert json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout) == first
+    # Any change to the project makes the kept callers stale: they are resolved again.
+    (project_copy / "app" / "extra.py").write_text("from app.prompts import TRIAGE_PROMPT\n\n\ndef f():\n    return TRIAGE_PROMPT\n")
+    with pytest.raises(AssertionError, match="must be reused"):
+        run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy)
+    monkeypatch.undo()
+    changed = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
+    assert qualified(changed["readers"]) == TRIAGE_READERS | {"app.extra.f"}
+
+
+def test_docs_page_shows_real_output(run_cli):
+    """docs/explain.md shows what `explain` prints on the fixture project, verbatim."""
+    doc = (PROJECT.parent.parent.parent / "docs" / "explain.md").read_text(encoding="utf-8")
+    for args in (["TRIAGE_PROMPT"], ["claude-sonnet-4"], ["TRIAGE_PROMPT", "--format", "mermaid", "--no-grep"]):
+        out = run_cli("explain", *args, "--no-cache", cwd=PROJECT).stdout
+        assert out in doc, f"docs/explain.md is out of date for `agentlint explain {' '.join(args)}`"
