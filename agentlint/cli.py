@@ -260,16 +260,7 @@ def _fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, us
 
     fixed: list = []
     changed: list[str] = []
-    for path in _fixable_paths(result, unsafe):
-        content = _read_bytes(path)
-        if content is None:
-            _warn(f"{path}: not fixed: the file could not be read")
-            continue
-        outcome = _fix_one(path, content, settings, unsafe)
-        if outcome.error:
-            _warn(f"{path}: {outcome.error}")
-        if not outcome.changed:
-            continue
+    for path, _, outcome in _planned_fixes(result, settings, unsafe, _read_bytes, "not fixed: the file could not be read"):
         try:
             write_atomic(path, outcome.fixed_bytes())
         except OSError as exc:
@@ -286,21 +277,32 @@ def _fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, us
     return finalize(results, settings, registry.all_rules()), fixed
 
 
+def _planned_fixes(result, settings: Settings, unsafe: bool, read, unreadable: str | None = None):
+    """(path, original bytes, outcome) for every file whose wanted fixes change it;
+    shared by --fix and --diff so both plan exactly the same edits."""
+    for path in _fixable_paths(result, unsafe):
+        content = read(path)
+        if content is None:
+            if unreadable:
+                _warn(f"{path}: {unreadable}")
+            continue
+        outcome = _fix_one(path, content, settings, unsafe)
+        if outcome.error:
+            _warn(f"{path}: {outcome.error}")
+        if outcome.changed:
+            yield path, content, outcome
+
+
 def _show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
     """Print the unified diff of what --fix would change; True when there is any."""
     from agentlint.engine import decode
     from agentlint.fixes import unified_diff
 
+    def read(path: str) -> bytes | None:
+        return stdin[1] if stdin is not None and path == stdin[0] else _read_bytes(path)
+
     count = 0
-    for path in _fixable_paths(result, unsafe):
-        content = stdin[1] if stdin is not None and path == stdin[0] else _read_bytes(path)
-        if content is None:
-            continue
-        outcome = _fix_one(path, content, settings, unsafe)
-        if outcome.error:
-            _warn(f"{path}: {outcome.error}")
-        if not outcome.changed:
-            continue
+    for path, content, outcome in _planned_fixes(result, settings, unsafe, read):
         click.echo(unified_diff(path, decode(content), outcome.fixed_text or ""), nl=False)
         count += len(outcome.fixed)
     if count:
