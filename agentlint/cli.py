@@ -9,7 +9,7 @@ from typing import Sequence
 
 import click
 
-from agentlint import __version__
+from agentlint import DISTRIBUTION, __version__
 from agentlint.config import OUTPUT_FORMATS, ConfigError, Overrides, Settings, load_settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -36,7 +36,7 @@ def _use_color(stream) -> bool:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="agentlint")
+@click.version_option(__version__, "-V", "--version", prog_name=DISTRIBUTION, message="%(prog)s %(version)s")
 def main() -> None:
     """agentlint: a linter for Python AI-agent code."""
 
@@ -65,6 +65,9 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix or --diff) or show as fixable the fixes that may change behaviour.")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change and write nothing (exit 1 when there are changes).")
 @click.option("--show-fixes", is_flag=True, help="With --fix, list the findings that were fixed, per file.")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=str), metavar="FILE", help="Report only findings that are not in this baseline file; list its stale entries.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False, path_type=str), metavar="FILE", help="Record the current findings in FILE (entries of files not checked are kept) and exit 0.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to the lines of the current findings (keeping existing comments) instead of reporting them.")
 def check(
     paths: tuple[str, ...],
     select: Sequence[str],
@@ -89,6 +92,9 @@ def check(
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
+    baseline_file: str | None,
+    write_baseline_file: str | None,
+    add_noqa: bool,
 ) -> None:
     """Check PATHS (default: the current folder) for agent-code findings.
 
@@ -122,6 +128,12 @@ def check(
     except ConfigError as exc:
         _fail(str(exc))
 
+    from agentlint import adoption
+
+    adopting = adoption.prepare(
+        baseline_file, write_baseline_file, add_noqa, stdin=use_stdin, fix=fix, diff=diff, fail=_fail
+    )
+
     stdin = None
     files: list[str] = []
     problems = []
@@ -137,7 +149,8 @@ def check(
 
     progress = _progress_printer() if not quiet else None
     result = run(
-        files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None
+        files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None,
+        paths=None if use_stdin else paths_list,
     )
     diagnostics = list(result.diagnostics)
     if progress is not None:
@@ -153,6 +166,9 @@ def check(
     for problem in problems:
         diagnostics += unreadable(problem.path, problem.reason).diagnostics
     diagnostics.sort(key=lambda d: d.sort_key())
+    if adopting is not None:
+        checked = [*result.results, *(p.path for p in problems)]
+        diagnostics = adopting.run(diagnostics, settings, checked, stdin, quiet=quiet, fail=_fail)
     _emit(
         diagnostics,
         settings,
@@ -165,6 +181,8 @@ def check(
     )
     if show_fixes and fixed:
         _print_fixed(fixed, settings)
+    if adopting is not None:
+        adopting.print_notes()
     if has_internal_errors(diagnostics):
         click.echo(
             "agentlint: error: a rule crashed (AGL003 above); the other rules and files were checked. "
@@ -274,7 +292,7 @@ def _fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, us
     again = run(changed, settings, jobs=jobs, use_cache=use_cache, keep_facts=None)
     results = dict(result.results)
     results.update(again.results)
-    return finalize(results, settings, registry.all_rules()), fixed
+    return finalize(results, settings, registry.all_rules(), context=result.context), fixed
 
 
 def _planned_fixes(result, settings: Settings, unsafe: bool, read, unreadable: str | None = None):
@@ -407,7 +425,11 @@ def _register_optional_commands() -> None:
     """Commands that live in their own modules (kept out of this file's import cost)."""
     import importlib
 
-    for module_name, attr in (("agentlint.cli_explain", "explain"), ("agentlint.cli_tools", "tools")):
+    for module_name, attr in (
+        ("agentlint.cli_explain", "explain"),
+        ("agentlint.cli_tools", "tools"),
+        ("agentlint.init_cmd", "init"),
+    ):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -74,7 +74,17 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "cache-dir": ("a path", lambda v: isinstance(v, str)),
     "max-file-size": ("a positive integer (bytes)", lambda v: type(v) is int and v > 0),
     "rules": ("a table of per-rule settings", lambda v: isinstance(v, dict)),
+    "project-roots": ("a list of folders (relative to the configuration file)", _is_str_list),
+    # framework knowledge the user adds (see docs/frameworks.md)
+    "tool-decorators": ("a list of dotted decorator names (`myapp.tools.register_tool`)", _is_str_list),
+    "tool-base-classes": ("a list of tool base classes (`myapp.base.BaseTool` or `myapp.base.BaseTool._execute`)", _is_str_list),
+    "injected-types": ("a list of parameter types the framework fills (`myapp.context.TurnContext`)", _is_str_list),
+    "injected-names": ("a list of parameter names the framework fills", _is_str_list),
+    "llm-call-patterns": ("a list of calls that reach a model (`myapp.llm.ask`, `*.generate_text`)", _is_str_list),
 }
+
+KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns")
+"""Top-level keys that extend the framework tables (they change facts: part of the cache key)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +103,11 @@ class Settings:
     output_format: str = "full"
     cache_dir: str = ".agentlint_cache"
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    project_roots: tuple[str, ...] = ()
+    """`project-roots`: folders (absolute) that bound the projects of the project-wide
+    rules; empty: detected from project markers (see projects.py)."""
+    knowledge: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """The framework knowledge added in config: (key, values) for ``KNOWLEDGE_KEYS``."""
 
     def fingerprint(self) -> str:
         """What per-file results depend on; part of the cache key."""
@@ -102,6 +117,7 @@ class Settings:
             "enabled": sorted(self.enabled),
             "rules": {k: dict(v) for k, v in sorted(self.rule_settings.items())},
             "max-file-size": self.max_file_size,
+            "knowledge": [[k, list(v)] for k, v in self.knowledge],
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -233,6 +249,16 @@ def resolve_selector(
 # -- resolve -------------------------------------------------------------------------
 
 
+def _project_roots(values: Sequence[str], root: Path, where: str | None) -> tuple[str, ...]:
+    out = []
+    for value in values:
+        folder = (root / value).resolve()
+        if not folder.is_dir():
+            raise ConfigError(f"`{value}` is not a folder (relative to {root})", path=where, key="project-roots")
+        out.append(str(folder))
+    return tuple(out)
+
+
 @dataclass
 class Overrides:
     """What the command line says; None means "not given"."""
@@ -319,4 +345,6 @@ def load_settings(
         output_format=output_format,
         cache_dir=cache_dir,
         max_file_size=table.get("max-file-size", DEFAULT_MAX_FILE_SIZE),
+        project_roots=_project_roots(table.get("project-roots", ()), root, where),
+        knowledge=tuple((k, tuple(table[k])) for k in KNOWLEDGE_KEYS if table.get(k)),
     )

@@ -13,13 +13,16 @@ import os
 import sys
 import tokenize
 import io
-from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Callable, Iterable, Mapping, Sequence
 
+from agentlint import agents
 from agentlint import rules as registry
 from agentlint.cache import Cache
 from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
+from agentlint.frameworks import framework_of
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
 from agentlint.suppression import apply_suppressions, find_suppressions
 from agentlint.types import Diagnostic, Edit, FileFacts, FileResult, Fix, Position, RuleMeta, Span
@@ -70,7 +73,7 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
     tree: ast.Module | None = None
     try:
         tree = ast.parse(text, filename=path)
-        facts = extract_facts(path, tree)
+        facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -86,6 +89,10 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
         )
         facts = FileFacts(module=module_name_for(path), complete=False)
 
+    if tree is not None and facts.complete:
+        facts, found = _agent_model(path, text, content, tree, facts, settings)
+        diagnostics += found
+
     rules = [
         r
         for r in registry.per_file_rules()
@@ -99,6 +106,42 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
         # (newer syntax than this interpreter knows): LibCST has the last word.
         diagnostics += _run_rules(path, text, rules, settings, syntax_error, facts, tree)
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
+
+
+@lru_cache(maxsize=8)
+def _knowledge(entries: tuple) -> "agents.Knowledge":
+    return agents.Knowledge.from_settings(dict(entries))
+
+
+def _agent_model(
+    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings
+) -> tuple[FileFacts, list[Diagnostic]]:
+    """The file's agent model: its tools and agents go into the facts, and the model
+    rules (AGL201, AGL202, AGL501) run on it. Cheap files (no tool or agent vocabulary)
+    are skipped."""
+    knowledge = _knowledge(settings.knowledge)
+    frameworks = tuple(sorted({f for f in (framework_of(i.qualified) for i in facts.imports) if f}))
+    if not agents.worth_modelling(content, knowledge):
+        return (replace(facts, frameworks=frameworks) if frameworks else facts), []
+    try:
+        model = agents.build(tree, facts, text, knowledge)
+        facts = replace(facts, tools=model.tool_facts(), agents=tuple(model.agents), frameworks=model.frameworks)
+    except RecursionError:
+        return facts, []
+    except Exception as exc:  # a bug in the agent model: say so, lose nothing else
+        return facts, [_engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
+    found: list[Diagnostic] = []
+    from agentlint.rule import ModelContext
+
+    for cls in registry.model_rules():
+        if cls.meta.code not in settings.enabled:
+            continue
+        try:
+            rule = cls(ModelContext(path, text, settings.rule_settings.get(cls.meta.code, {}), model))
+            found += rule.check()
+        except Exception as exc:
+            found.append(_crash(path, cls.meta, exc))
+    return facts, found
 
 
 def _too_deep(diagnostic: Diagnostic) -> bool:
@@ -148,6 +191,7 @@ def _run_rules(
             ancestors=ancestors,
             imports=imports,
             reports=pending,
+            facts=facts,
         )
         try:
             rules.append(cls(context))
@@ -364,6 +408,8 @@ class RunResult:
     results: dict[str, FileResult] = field(default_factory=dict)
     files_checked: int = 0
     cache_hits: int = 0
+    context: Mapping[str, FileFacts] | None = None
+    """Facts of project files that were not checked (a partial run; see projects.py)."""
 
 
 def _read(path: str) -> bytes | str:
@@ -404,10 +450,16 @@ def run(
     stdin: tuple[str, bytes] | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_facts: bool | None = True,
+    paths: Sequence[str] | None = None,
 ) -> RunResult:
     """Check ``files``. With ``keep_facts=None`` the results carry facts only when a
     selected project rule needs them (`check` does this: facts are most of a run's
-    memory); callers that read facts (explain) keep the default."""
+    memory); callers that read facts (explain) keep the default.
+
+    ``paths`` are the paths given on the command line (`files` were discovered from
+    them). When they do not cover a project of the files (pre-commit passes changed
+    files), the project rules also see the project's other files, through their
+    cached facts (see projects.py), and report only in ``files``."""
     if keep_facts is None:
         keep_facts = any(r.meta.code in settings.enabled for r in registry.project_rules())
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
@@ -442,8 +494,24 @@ def run(
         if progress is not None:
             progress(done, total)
 
-    diagnostics = finalize(results, settings, registry.all_rules())
-    return RunResult(diagnostics, results, len(results), hits)
+    context = _context_facts(results, paths, settings, cache) if keep_facts and paths is not None else None
+    diagnostics = finalize(results, settings, registry.all_rules(), context=context)
+    return RunResult(diagnostics, results, len(results), hits, context)
+
+
+def _context_facts(
+    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None
+) -> dict[str, FileFacts] | None:
+    """Facts of the files of the checked files' projects that were not checked."""
+    if not any(r.meta.code in settings.enabled for r in registry.project_rules()):
+        return None
+    from agentlint import projects
+
+    project_map = projects.ProjectMap(settings)
+    others = projects.context_files([p for p in results if p != "-"], paths, settings, project_map)
+    if not others:
+        return None
+    return projects.load_context_facts(others, settings, cache, _read)
 
 
 def _analyze_all(todo: list[str], settings: Settings, jobs: int | None):
@@ -475,16 +543,23 @@ def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:
 
 
 def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
+    """The project rules, run once per project (projects.py: a monorepo of independent
+    applications is several projects, which never see each other's facts)."""
     from agentlint.rule import ProjectContext
 
+    selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
+    if not selected or not facts:
+        return []
+    from agentlint.projects import ProjectMap, split_by_project
+
+    groups = split_by_project(facts, ProjectMap(settings))
     out: list[Diagnostic] = []
-    for cls in registry.project_rules():
-        if cls.meta.code not in settings.enabled:
-            continue
-        try:
-            out += cls(ProjectContext(facts, settings.rule_settings.get(cls.meta.code, {}))).check()
-        except Exception as exc:
-            out.append(_crash("<project>", cls.meta, exc))
+    for cls in selected:
+        for group in groups:
+            try:
+                out += cls(ProjectContext(group, settings.rule_settings.get(cls.meta.code, {}))).check()
+            except Exception as exc:
+                out.append(_crash("<project>", cls.meta, exc))
     return out
 
 
@@ -494,13 +569,20 @@ def finalize(
     rules: Mapping[str, RuleMeta],
     *,
     project: bool = True,
+    context: Mapping[str, FileFacts] | None = None,
 ) -> list[Diagnostic]:
     """Project phase (unless ``project`` is false), then per-file-ignores and
-    suppressions, sorted."""
+    suppressions, sorted. ``context`` holds the facts of project files that were not
+    checked (a partial run): the project rules see them, but report only in
+    ``results``."""
     by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
     if project:
-        for d in project_phase({p: r.facts for p, r in results.items()}, settings):
-            by_path.setdefault(d.path, []).append(d)
+        facts = {p: r.facts for p, r in results.items()}
+        if context:
+            facts = {**context, **facts}
+        for d in project_phase(facts, settings):
+            if d.path in by_path or d.path == "<project>":
+                by_path.setdefault(d.path, []).append(d)
     out: list[Diagnostic] = []
     for path, diagnostics in by_path.items():
         ignored = settings.ignored_for(_relative(path, settings.root)) - _ENGINE_CODES

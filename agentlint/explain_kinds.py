@@ -1,8 +1,9 @@
 """What kind of place a node of the graph is: a tool, an agent, an entry point, a test.
 
-A small table of its own, kept here (not in ``knowledge.py``) for now; the names are
-matched on the last segment of the resolved dotted name, so ``agents.function_tool``,
-``@function_tool`` and ``@agent.tool`` all count. Adding a framework is adding names.
+The names come from ``frameworks.py`` (the one place for framework knowledge); here they
+are matched on the last segment of the resolved dotted name, so ``agents.function_tool``,
+``@function_tool`` and ``@agent.tool`` all count: explain groups callers, it does not
+judge them, so the looser match is the right one.
 """
 
 from __future__ import annotations
@@ -13,37 +14,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agentlint.graph import Graph, NodeRef
 
-TOOL_DECORATORS = frozenset({
-    "function_tool",  # openai-agents
-    "tool",  # langchain, crewai, smolagents, pydantic-ai `@agent.tool`, FastMCP `@mcp.tool`
-    "tool_plain",  # pydantic-ai
-    "kernel_function",  # semantic-kernel
-    "ai_function",  # agent-framework
-    "call_tool",  # mcp low-level server
-    "register_for_llm",  # autogen 0.2
-    "prompt",  # FastMCP `@mcp.prompt`
-    "resource",  # FastMCP `@mcp.resource`
-})
-TOOL_BASES = frozenset({"BaseTool", "Tool", "StructuredTool", "FunctionTool", "BaseToolkit", "Toolkit", "AbstractToolset"})
-TOOL_CONSTRUCTORS = frozenset({"FunctionTool", "StructuredTool.from_function", "Tool", "from_function", "tool", "function_tool", "AgentTool"})
-AGENT_CONSTRUCTORS = frozenset({
-    "Agent", "AssistantAgent", "LlmAgent", "ChatAgent", "CodeAgent", "ToolCallingAgent", "ConversableAgent",
-    "UserProxyAgent", "ReActAgent", "FunctionAgent", "SequentialAgent", "ParallelAgent", "LoopAgent",
-    "Crew", "AgentExecutor", "create_react_agent", "create_agent", "create_tool_calling_agent",
-    "create_openai_functions_agent", "create_openai_tools_agent", "as_agent", "create_supervisor",
-})
-AGENT_BASES = frozenset({
-    "Agent", "BaseAgent", "AbstractAgent", "WrapperAgent", "LlmAgent", "AssistantAgent", "BaseChatAgent",
-    "RoutedAgent", "ConversableAgent", "MultiStepAgent", "ChatAgent", "BaseAgentRunner", "Workflow",
-})
-FRAMEWORK_BASES = frozenset({"BaseNode", "Executor"})
-"""Other classes whose methods a framework calls (graph nodes, workflow executors): their
-methods are linked to the class, like a tool's or an agent's, but the class is no tool
-or agent."""
-ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "route", "websocket", "api_route", "trace"})
-CLI_DECORATORS = frozenset({"command", "group", "callback"})
-ENTRY_DECORATORS = ROUTE_DECORATORS | CLI_DECORATORS
-TEST_DECORATORS = frozenset({"fixture"})
+from agentlint.frameworks import (  # noqa: E402  (the tables live with the framework knowledge)
+    AGENT_BASES,
+    AGENT_CONSTRUCTOR_NAMES as AGENT_CONSTRUCTORS,
+    CLI_DECORATORS,
+    ENTRY_DECORATORS,
+    FRAMEWORK_BASES,
+    ROUTE_DECORATORS,
+    TEST_DECORATORS,
+    TOOL_BASE_NAMES as TOOL_BASES,
+    TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS,
+    TOOL_DECORATOR_NAMES as TOOL_DECORATORS,
+)
 
 GROUPS = ("tools and agents", "entry points", "tests")
 """The groups an answer is sorted into; everything else is "other"."""

@@ -36,7 +36,7 @@ import os
 
 from agentlint.types import BindingFact, CallFact, DefinitionFact, FileFacts, ImportFact, ReferenceFact
 
-FACTS_VERSION = 6
+FACTS_VERSION = 8
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 MODULE_SCOPE = "<module>"
@@ -542,11 +542,18 @@ def _target_names(target: ast.expr) -> list[str]:
     return []
 
 
-def extract_facts(path: str, tree: ast.Module) -> FileFacts:
+def extract_facts(path: str, tree: ast.Module, source: str | None = None) -> FileFacts:
+    """The facts of one module. ``source`` (the text ``tree`` was parsed from) lets the
+    cost and prompt extractors skip files without their vocabulary and convert columns
+    to characters; without it they walk every file."""
+    from agentlint import cost_facts, prompt_facts
+
     module = module_name_for(path)
     extractor = _Extractor(module, os.path.basename(path) == "__init__.py")
     extractor.collect_module_names(tree)
     extractor.walk_body(tree.body, MODULE_SCOPE, False)
+    cost_terms, cost_nones, price_literals = cost_facts.extract(tree, source)
+    prompt_sites, prompt_blocks = prompt_facts.extract(tree, source, module, extractor.resolve)
     return FileFacts(
         module=module,
         imports=tuple(extractor.imports),
@@ -556,4 +563,9 @@ def extract_facts(path: str, tree: ast.Module) -> FileFacts:
         annotation_references=tuple(extractor.annotation_references),
         bindings=tuple(extractor.bindings),
         main_blocks=tuple(extractor.main_blocks),
+        cost_terms=cost_terms,
+        cost_nones=cost_nones,
+        price_literals=price_literals,
+        prompt_sites=prompt_sites,
+        prompt_blocks=prompt_blocks,
     )

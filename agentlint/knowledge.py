@@ -256,22 +256,8 @@ PURE_BUILTINS = frozenset(
 does not, by itself, pass the exception on."""
 
 # ---------------------------------------------------------------------------------------
-# Tools and guards (a deliberately small first cut; full tool detection comes later)
+# Guards (tools are in frameworks.py)
 # ---------------------------------------------------------------------------------------
-
-TOOL_DECORATOR_NAMES = frozenset(
-    {
-        "tool",
-        "function_tool",
-        "beta_tool",
-        "tool_plain",
-        "kernel_function",
-        "ai_function",
-        "register_for_llm",
-    }
-)
-"""Final segments of decorators that make a function a tool (`@tool`, `@mcp.tool()`,
-`@agent.tool_plain`, `@function_tool(...)`)."""
 
 GUARD_DECORATOR_SUFFIX = "guardrail"
 """`@input_guardrail`, `@output_guardrail`, `@tool_input_guardrail`, ..."""
@@ -332,11 +318,6 @@ def is_logger_name(name: str) -> bool:
         return True
     lowered = name.lower()
     return lowered.endswith("logger") or lowered.endswith("_log")
-
-
-def is_tool_decorator(dotted: str) -> bool:
-    """`tool`, `mcp.tool`, `agents.function_tool`: matched on the final segment."""
-    return dotted.rpartition(".")[2] in TOOL_DECORATOR_NAMES
 
 
 def is_guard_decorator(dotted: str) -> bool:

@@ -81,6 +81,17 @@ class RuleContext:
     imports: dict[str, str] = field(default_factory=dict)
     """Local name -> qualified name, for the imports seen so far in this module."""
     reports: list[PendingReport] = field(default_factory=list)
+    facts: FileFacts | None = None
+    """The file's facts (its tools among them), when the engine has them."""
+
+    def tool_at(self, line: int) -> str | None:
+        """The name of the innermost tool whose def holds ``line``, if any."""
+        best = None
+        for tool in self.facts.tools if self.facts is not None else ():
+            if tool.schema != "inline" and tool.line <= line <= tool.end_line:
+                if best is None or tool.line >= best.line:
+                    best = tool
+        return best.name if best is not None else None
 
     def qualified_name(self, expr: cst.BaseExpression) -> str | None:
         """The dotted name of a Name/Attribute chain, its first segment resolved through
@@ -150,6 +161,72 @@ class Rule:
             replacement = NodeFix(replace_with, fix_message or "Apply the suggested fix", fix_safe, tuple(edits))
         chain = tuple(self.context.ancestors if ancestors is None else ancestors)
         self.context.reports.append(PendingReport(self, node, message, fix, tuple(related), chain, replacement))
+
+
+@dataclass
+class ModelContext:
+    """What a model rule sees: the file's agent model (tools, agents, model calls), read
+    from the stdlib `ast` tree; no LibCST parse is needed."""
+
+    path: str
+    source: str
+    settings: Mapping[str, Any]
+    model: Any
+    """An ``agentlint.agents.FileModel``."""
+
+
+class ModelRule:
+    """Base class of per-file rules over the agent model (``agents.FileModel``): tool
+    boundary and composition rules. They return diagnostics with `ast` positions."""
+
+    meta: ClassVar[RuleMeta]
+
+    def __init__(self, context: ModelContext) -> None:
+        self.context = context
+        self.settings = context.settings
+        self.found: list[Diagnostic] = []
+
+    def check(self) -> Sequence[Diagnostic]:
+        raise NotImplementedError
+
+    def report(
+        self,
+        line: int,
+        column: int,
+        message: str,
+        *,
+        end_line: int | None = None,
+        end_column: int | None = None,
+        related: Iterable[RelatedLocation] = (),
+    ) -> None:
+        """Report at 1-based ``line``/``column`` (characters)."""
+        from agentlint.types import Position, Span
+
+        start = Position(line, column)
+        end = Position(end_line or line, end_column if end_column is not None else column)
+        self.found.append(
+            Diagnostic(
+                code=self.meta.code,
+                name=self.meta.name,
+                message=message,
+                path=self.context.path,
+                span=Span(start, end),
+                help=self.meta.help,
+                related=tuple(related),
+            )
+        )
+
+    def report_node(self, node: Any, message: str, **kw: Any) -> None:
+        """Report an `ast` node (its columns converted from UTF-8 bytes)."""
+        model = self.context.model
+        line = node.lineno
+        end_line = getattr(node, "end_lineno", None) or line
+        column = model.column(line, node.col_offset)
+        end_column = model.column(end_line, node.end_col_offset) if getattr(node, "end_col_offset", None) is not None else column
+        if end_line > line:
+            # a multi-line construct is reported on its first line
+            end_line, end_column = line, len(model.lines[line - 1].rstrip()) + 1 if line <= len(model.lines) else column
+        self.report(line, column, message, end_line=end_line, end_column=end_column, **kw)
 
 
 @dataclass(frozen=True)

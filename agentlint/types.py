@@ -218,6 +218,136 @@ class BindingFact:
 
 
 @dataclass(frozen=True)
+class ParamFact:
+    """A parameter of a tool, as the framework sees it."""
+
+    name: str
+    line: int
+    column: int
+    """1-based, in characters."""
+    injected: str = ""
+    """Why the framework fills it (`annotation RunContext`, `default TokenClaim(...)`,
+    `reserved name`), or "" when the model fills it."""
+    annotation: str = ""
+
+
+@dataclass(frozen=True)
+class ToolFact:
+    """A tool: a def (or a JSON schema) whose parameters a model fills."""
+
+    name: str
+    """`fn`, `Cls.method`, or the schema's `name` for a JSON tool schema."""
+    framework: str
+    how: str
+    """`decorator @x`, `BaseTool subclass`, `FunctionTool(...)`, `tools=[...] of Agent`,
+    `JSON schema`, ..."""
+    line: int
+    end_line: int
+    column: int = 1
+    params: tuple[ParamFact, ...] = ()
+    schema: str = ""
+    """Set when an explicit schema (not the signature) says what the model fills; the
+    params are then the schema's fields, or empty when the schema is not in this file."""
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "ToolFact":
+        return ToolFact(**{**d, "params": tuple(ParamFact(**p) for p in d["params"])})
+
+
+@dataclass(frozen=True)
+class AgentEdgeFact:
+    """An agent nested under another as a tool (`sub.as_tool()`, `AgentTool(agent=sub)`,
+    a tool whose body runs `sub`, `managed_agents=[sub]`)."""
+
+    target: str
+    """The nested agent's id (see ``AgentFact.id``)."""
+    how: str
+    line: int
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class AgentFact:
+    """An agent built in this file, with the agents nested under it."""
+
+    id: str
+    """`pkg.mod.name` for a module-level agent, `pkg.mod.factory()` for one returned by a
+    function, `pkg.mod.func:name` for one local to a function."""
+    framework: str
+    line: int
+    children: tuple[AgentEdgeFact, ...] = ()
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "AgentFact":
+        return AgentFact(**{**d, "children": tuple(AgentEdgeFact(**c) for c in d["children"])})
+
+
+@dataclass(frozen=True)
+class CostTermFact:
+    """One priced term of a cost formula: a token count times a price (see cost_facts.py).
+
+    A formula such as `(prompt - cached) * p_in + cached * p_cached + completion * p_out`
+    contributes one term per token operand after the products are distributed."""
+
+    scope: str
+    """The place: a function or method name (nested functions count as their outer
+    function), or `<module>`."""
+    role: str
+    """`input`, `output`, `cached`, `cache-write`, `reasoning`, `total` or `tokens`."""
+    field: str
+    """The usage field as written (`prompt_tokens`, `input_tokens_details.cached_tokens`,
+    `len(...)`), after following local assignments."""
+    sign: int
+    """+1 or -1 (a subtracted term: `(prompt - cached) * rate`)."""
+    price: str
+    """What the token count is multiplied by: `name` (a price-like name, subscript or
+    key) or `literal`."""
+    unit: str
+    """The unit the formula assumes for its price, normalised: `token` (per token: no
+    divisor, or a divisor matching the price's declared unit as in `/ 1000 * per_1k`),
+    `1k` / `1M` (divided by 1000 / 1,000,000 with a price of undeclared unit), or
+    `mismatch` (a divisor that contradicts the price's declared unit)."""
+    literal: float | None
+    """The per-token value of a literal price (`0.03` after `/ 1000` is 3e-05)."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class SiteFact:
+    """A located site with a kind and a name (cost set to None, a hard-coded price)."""
+
+    scope: str
+    kind: str
+    name: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class PromptSiteFact:
+    """A place that assembles a prompt (see prompt_facts.py)."""
+
+    scope: str
+    kind: str
+    """Where the assembled prompt goes: `instructions=`, `system message`, `SYSTEM_PROMPT = ...`."""
+    blocks: tuple[str, ...]
+    """What it is composed of: resolved dotted names of module-level names, `file:NAME`
+    for prompt files it opens, `template:NAME` for named templates it renders."""
+    shape: str
+    """A digest of the template's literal text (placeholders blanked), when that text is
+    long enough to identify a prompt; else empty."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
 class FileFacts:
     """Everything the project phase and `explain` know about one file."""
 
@@ -233,8 +363,20 @@ class FileFacts:
     bindings: tuple[BindingFact, ...] = ()
     main_blocks: tuple[tuple[int, int], ...] = ()
     """Line ranges of `if __name__ == "__main__":` blocks at module level."""
+    tools: tuple[ToolFact, ...] = ()
+    agents: tuple[AgentFact, ...] = ()
+    frameworks: tuple[str, ...] = ()
+    """The agent frameworks this file imports (`openai-agents`, `langchain`, ...)."""
     complete: bool = True
     """False when the file could not be parsed and the facts are empty for that reason."""
+    cost_terms: tuple[CostTermFact, ...] = ()
+    cost_nones: tuple[SiteFact, ...] = ()
+    """Cost values set to None (AGL104)."""
+    price_literals: tuple[SiteFact, ...] = ()
+    """Hard-coded prices: model-to-price tables and price constants (AGL105)."""
+    prompt_sites: tuple[PromptSiteFact, ...] = ()
+    prompt_blocks: tuple[str, ...] = ()
+    """Module-level names defined here that hold prompt text or templates (dotted)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -255,7 +397,17 @@ class FileFacts:
             annotation_references=tuple(ReferenceFact(**d) for d in data.get("annotation_references", ())),
             bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
+            tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
+            agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
+            frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
+            cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
+            cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
+            price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
+            prompt_sites=tuple(
+                PromptSiteFact(**{**d, "blocks": tuple(d["blocks"])}) for d in data.get("prompt_sites", ())
+            ),
+            prompt_blocks=tuple(data.get("prompt_blocks", ())),
         )
 
 

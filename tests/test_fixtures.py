@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agentlint.api import check_source
-from agentlint.rules import all_rules, per_file_rules
+from agentlint.rules import all_rules, model_rules, per_file_rules, project_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>AGL\d{3}(?:\s*,\s*AGL\d{3})*)")
@@ -73,7 +73,7 @@ def test_fixture_markers_are_parsed() -> None:
     assert {(d.line, d.code) for d in check_source(text, select=["AGL302"])} == set()
 
 
-@pytest.mark.parametrize("rule", per_file_rules(), ids=lambda r: r.meta.code)
+@pytest.mark.parametrize("rule", [*per_file_rules(), *model_rules(), *project_rules()], ids=lambda r: r.meta.code)
 def test_every_rule_has_flagged_and_near_miss_fixtures(rule) -> None:
     folder = FIXTURES / rule.meta.code
     files = list(folder.glob("*.py"))

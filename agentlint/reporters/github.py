@@ -34,4 +34,10 @@ def write_github(report: "Report", out: TextIO) -> None:
             ("endColumn", str(end.column)),
         )
         joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-        out.write(f"::error {joined}::{escape_data(f'{d.code} {d.message}')}\n")
+        message = f"{d.code} {d.message}"
+        # Annotations have no related locations: the other places go into the message,
+        # one per line (GitHub shows the message's line breaks).
+        for r in d.related:
+            where = f"{posix(r.path)}:{r.span.start.line}:{r.span.start.column}"
+            message += f"\nother place: {where} {r.message}".rstrip()
+        out.write(f"::error {joined}::{escape_data(message)}\n")

@@ -9,7 +9,7 @@ from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
 from agentlint.types import RuleMeta
 
 if TYPE_CHECKING:
-    from agentlint.rule import ProjectRule, Rule
+    from agentlint.rule import ModelRule, ProjectRule, Rule
 
 
 @lru_cache(maxsize=None)
@@ -22,8 +22,31 @@ def per_file_rules() -> tuple[type["Rule"], ...]:
 
 
 @lru_cache(maxsize=None)
+def model_rules() -> tuple[type["ModelRule"], ...]:
+    """Per-file rules over the agent model (no LibCST parse)."""
+    from agentlint.rules.fixed_step_in_tool import FixedStepInTool
+    from agentlint.rules.tool_boundary import ExceptionTextToModel, ModelSuppliedIdentifier
+
+    return (ModelSuppliedIdentifier, ExceptionTextToModel, FixedStepInTool)
+
+
+@lru_cache(maxsize=None)
 def project_rules() -> tuple[type["ProjectRule"], ...]:
-    return ()
+    from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
+    from agentlint.rules.cost_formulas import DuplicatedCostFormula
+    from agentlint.rules.cost_semantics import CachedTokensDoubleCounted, ReasoningTokensMiscounted
+    from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
+    from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
+
+    return (
+        DuplicatedCostFormula,
+        CachedTokensDoubleCounted,
+        ReasoningTokensMiscounted,
+        CostMayBeNone,
+        HardCodedPrice,
+        PromptAssembledInMultiplePlaces,
+        AgentAsToolTooDeep,
+    )
 
 
 @lru_cache(maxsize=None)
@@ -31,5 +54,6 @@ def all_rules() -> dict[str, RuleMeta]:
     """Every code with its metadata, sorted by code."""
     metas = [*ENGINE_CODES, UNUSED_SUPPRESSION]
     metas += [r.meta for r in per_file_rules()]
+    metas += [r.meta for r in model_rules()]
     metas += [r.meta for r in project_rules()]
     return {m.code: m for m in sorted(metas, key=lambda m: m.code)}

@@ -447,10 +447,18 @@ class SilentBroadExcept(Rule):
     def _where(self) -> str:
         """` (inside tool `x`)` / ` (inside guard `x`)` for the nearest enclosing
         function that is one, else nothing."""
-        for ancestor in reversed(self.context.ancestors):
+        facts = self.context.facts
+        tools = {t.name for t in facts.tools if t.schema != "inline"} if facts is not None else set()
+        ancestors = self.context.ancestors
+        for index in range(len(ancestors) - 1, -1, -1):
+            ancestor = ancestors[index]
             if not isinstance(ancestor, cst.FunctionDef):
                 continue
             name = ancestor.name.value
+            owner = next((a for a in reversed(ancestors[:index]) if isinstance(a, (cst.ClassDef, cst.FunctionDef))), None)
+            qualified = f"{owner.name.value}.{name}" if isinstance(owner, cst.ClassDef) else name
+            if qualified in tools:
+                return f" (inside tool `{name}`)"
             for decorator in ancestor.decorators:
                 expr = decorator.decorator
                 if isinstance(expr, cst.Call):
@@ -458,8 +466,6 @@ class SilentBroadExcept(Rule):
                 dotted = self.context.qualified_name(expr)
                 if dotted is None:
                     continue
-                if knowledge.is_tool_decorator(dotted):
-                    return f" (inside tool `{name}`)"
                 if knowledge.is_guard_decorator(dotted):
                     return f" (inside guard `{name}`)"
             if knowledge.is_guard_name(name):

@@ -1,0 +1,606 @@
+"""What agent code looks like in 16 frameworks, as data: the one place to teach agentlint
+a new framework.
+
+Every table answers one question asked by the agent model (``agents.py``), and through
+it by AGL201/AGL202/AGL501/AGL502, AGL302's message, ``agentlint tools`` and
+``agentlint explain``:
+
+- is this def a tool, and of which framework? (decorators, tool base classes and their
+  model-facing methods, wrappers that take a function, agent constructors whose
+  ``tools=[...]`` list makes a function a tool, JSON tool schemas);
+- which of its parameters does the model fill? (injected annotations, ``Annotated``
+  markers, dependency defaults, reserved names);
+- is this call an LLM or agent invocation? (receiver constructors and their methods,
+  plain functions);
+- is this an agent-as-tool wiring? (``as_tool``, ``AgentTool``, managed agents, ...).
+
+Names are matched after import resolution (``from agents import function_tool as ft``
+makes ``@ft`` the qualified name ``agents.function_tool``). A name is written
+``root:Name`` when it must come from under the import root ``root`` (any submodule:
+``langchain_core.tools.convert.tool`` matches ``langchain_core:tool``), so re-exports
+and internal paths both match, while a project's own ``tool`` does not. Sources and
+versions: ``/shared/design/frameworks.md``. This module imports nothing of ours.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+# ---------------------------------------------------------------------------------------
+# Frameworks: import roots -> framework id (for `agentlint tools` and messages)
+# ---------------------------------------------------------------------------------------
+
+FRAMEWORK_ROOTS: Mapping[str, str] = {
+    "agents": "openai-agents",
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "langchain": "langchain",
+    "langchain_core": "langchain",
+    "langchain_community": "langchain",
+    "langchain_openai": "langchain",
+    "langchain_anthropic": "langchain",
+    "langchain_google_genai": "langchain",
+    "langchain_aws": "langchain",
+    "langchain_ollama": "langchain",
+    "langchain_mistralai": "langchain",
+    "langchain_groq": "langchain",
+    "langgraph": "langgraph",
+    "pydantic_ai": "pydantic-ai",
+    "crewai": "crewai",
+    "crewai_tools": "crewai",
+    "smolagents": "smolagents",
+    "agent_framework": "agent-framework",
+    "semantic_kernel": "semantic-kernel",
+    "autogen_core": "autogen",
+    "autogen_agentchat": "autogen",
+    "autogen_ext": "autogen",
+    "autogen": "ag2",
+    "ag2": "ag2",
+    "llama_index": "llama-index",
+    "mcp": "mcp",
+    "fastmcp": "fastmcp",
+    "google.adk": "google-adk",
+    "google.genai": "google-genai",
+    "google.generativeai": "google-genai",
+    "litellm": "litellm",
+    "strands": "strands",
+}
+"""Import roots of the supported frameworks. A file importing one of them is agent code."""
+
+FRAMEWORK_NAMES: Mapping[str, str] = {
+    "openai-agents": "OpenAI Agents SDK",
+    "openai": "OpenAI SDK",
+    "anthropic": "Anthropic SDK",
+    "langchain": "LangChain",
+    "langgraph": "LangGraph",
+    "pydantic-ai": "pydantic-ai",
+    "crewai": "CrewAI",
+    "smolagents": "smolagents",
+    "agent-framework": "Microsoft Agent Framework",
+    "semantic-kernel": "Semantic Kernel",
+    "autogen": "AutoGen",
+    "ag2": "AG2",
+    "llama-index": "LlamaIndex",
+    "mcp": "MCP Python SDK",
+    "fastmcp": "fastmcp",
+    "google-adk": "Google ADK",
+    "google-genai": "Google GenAI",
+    "litellm": "LiteLLM",
+    "strands": "Strands Agents",
+    "config": "from config",
+}
+
+
+def framework_of(qualified: str) -> str | None:
+    """The framework whose import root ``qualified`` lies under (`agents.Runner` ->
+    `openai-agents`), or None."""
+    head = qualified.split(".", 2)
+    for candidate in (".".join(head[:2]), head[0]):
+        framework = FRAMEWORK_ROOTS.get(candidate)
+        if framework is not None:
+            return framework
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# Tool declarations
+# ---------------------------------------------------------------------------------------
+
+TOOL_DECORATORS: Mapping[str, str] = {
+    "agents:function_tool": "openai-agents",
+    "openai:function_tool": "openai",  # openai.lib.beta.agents
+    "anthropic:beta_tool": "anthropic",
+    "anthropic:beta_async_tool": "anthropic",
+    "langchain:tool": "langchain",
+    "langchain_core:tool": "langchain",
+    "langchain_community:tool": "langchain",
+    "crewai.tools:tool": "crewai",
+    "crewai:tool": "crewai",
+    "smolagents:tool": "smolagents",
+    "agent_framework:tool": "agent-framework",
+    "agent_framework:ai_function": "agent-framework",
+    "semantic_kernel:kernel_function": "semantic-kernel",
+    "autogen:tool": "ag2",
+    "ag2:tool": "ag2",
+    "strands:tool": "strands",
+}
+"""Decorators (bare or called: `@tool`, `@tool("name", args_schema=M)`) that make a
+function a tool."""
+
+NOT_TOOL_DECORATORS = frozenset({"crewai.project.tool", "crewai.project.annotations.tool"})
+"""Look-alikes: CrewAI's project-level `@tool` marks a method that *returns* a tool."""
+
+RECEIVER_TOOL_DECORATORS: Mapping[str, tuple[str, ...]] = {
+    "pydantic-ai": ("pydantic_ai:Agent", "pydantic_ai:FunctionToolset"),
+    "mcp": ("mcp:FastMCP", "mcp:MCPServer"),
+    "fastmcp": ("fastmcp:FastMCP",),
+}
+"""`@x.tool`, `@x.tool()`, `@x.tool_plain` where ``x`` was built by one of these
+constructors."""
+
+RECEIVER_TOOL_METHODS = frozenset({"tool", "tool_plain"})
+
+RECEIVER_NAME_HINTS: Mapping[str, str] = {"mcp": "mcp", "agent": "pydantic-ai", "toolset": "pydantic-ai"}
+"""When the receiver of `@x.tool` cannot be resolved (it was imported from a module of the
+project), a receiver whose name contains one of these words, in a file that imports a
+framework with receiver-style tools, is taken to be of that framework."""
+
+ANY_RECEIVER_TOOL_DECORATORS: Mapping[str, str] = {
+    "register_for_llm": "ag2",
+    "register_for_execution": "ag2",
+    "tool_plain": "pydantic-ai",
+}
+"""Methods distinctive enough to be matched on any receiver."""
+
+TOOL_BASE_CLASSES: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "langchain_core:BaseTool": ("langchain", ("_run", "_arun")),
+    "langchain:BaseTool": ("langchain", ("_run", "_arun")),
+    "langchain_community:BaseTool": ("langchain", ("_run", "_arun")),
+    "crewai:BaseTool": ("crewai", ("_run", "_arun")),
+    "crewai_tools:BaseTool": ("crewai", ("_run", "_arun")),
+    "smolagents:Tool": ("smolagents", ("forward",)),
+    "autogen_core:BaseTool": ("autogen", ("run",)),
+}
+"""Tool base classes -> (framework, the model-facing methods of a subclass)."""
+
+TOOL_WRAPPERS: Mapping[str, str] = {
+    "autogen_core:FunctionTool": "autogen",
+    "agent_framework:FunctionTool": "agent-framework",
+    "agent_framework:AIFunction": "agent-framework",
+    "google.adk:FunctionTool": "google-adk",
+    "google.adk:LongRunningFunctionTool": "google-adk",
+    "llama_index:FunctionTool.from_defaults": "llama-index",
+    "llama_index:FunctionTool": "llama-index",
+    "pydantic_ai:Tool": "pydantic-ai",
+    "langchain_core:StructuredTool.from_function": "langchain",
+    "langchain:StructuredTool.from_function": "langchain",
+    "langchain_core:Tool.from_function": "langchain",
+    "langchain:Tool.from_function": "langchain",
+    "langchain_core:Tool": "langchain",
+    "langchain:Tool": "langchain",
+    "autogen:register_function": "ag2",
+    "ag2:Tool": "ag2",
+}
+"""Calls that turn the function they are given into a tool."""
+
+WRAPPER_FUNCTION_KEYWORDS = ("func", "fn", "function", "f", "coroutine", "async_fn", "func_or_tool")
+"""Keywords under which a wrapper takes the function (else its first positional argument)."""
+
+AGENT_CONSTRUCTORS: Mapping[str, str] = {
+    "agents:Agent": "openai-agents",
+    "pydantic_ai:Agent": "pydantic-ai",
+    "google.adk:Agent": "google-adk",
+    "google.adk:LlmAgent": "google-adk",
+    "autogen_agentchat:AssistantAgent": "autogen",
+    "llama_index:FunctionAgent": "llama-index",
+    "llama_index:ReActAgent": "llama-index",
+    "llama_index:CodeActAgent": "llama-index",
+    "llama_index:OpenAIAgent.from_tools": "llama-index",
+    "llama_index:ReActAgent.from_tools": "llama-index",
+    "smolagents:CodeAgent": "smolagents",
+    "smolagents:ToolCallingAgent": "smolagents",
+    "langchain:create_agent": "langchain",
+    "langchain:create_tool_calling_agent": "langchain",
+    "langchain:create_react_agent": "langchain",
+    "langgraph:create_react_agent": "langgraph",
+    "langgraph:ToolNode": "langgraph",
+    "agent_framework:Agent": "agent-framework",
+    "agent_framework:ChatAgent": "agent-framework",
+    "crewai:Agent": "crewai",
+    "ag2:Agent": "ag2",
+    "autogen:ConversableAgent": "ag2",
+    "autogen:AssistantAgent": "ag2",
+    "semantic_kernel:ChatCompletionAgent": "semantic-kernel",
+    "google.genai:GenerateContentConfig": "google-genai",
+    "strands:Agent": "strands",
+}
+"""Constructors whose tool list (``TOOL_LIST_KEYWORDS``) makes the functions in it tools,
+and whose result is an agent (for AGL501/AGL502)."""
+
+AGENT_FACTORY_METHODS: Mapping[str, str] = {
+    "as_agent": "agent-framework",
+    "create_agent": "agent-framework",
+    "bind_tools": "langchain",
+}
+"""Methods, on any receiver, whose tool list makes the functions in it tools."""
+
+TOOL_LIST_KEYWORDS = ("tools", "functions")
+
+TOOL_LIST_POSITIONS: Mapping[str, int] = {
+    "langgraph:ToolNode": 0,
+    "langgraph:create_react_agent": 1,
+    "langchain:create_agent": 1,
+    "langchain:create_react_agent": 1,
+    "langchain:create_tool_calling_agent": 1,
+    "llama_index:OpenAIAgent.from_tools": 0,
+    "llama_index:ReActAgent.from_tools": 0,
+}
+"""Agent constructors that also take the tool list positionally: the argument index."""
+
+SCHEMA_MODEL_CALLS: Mapping[str, str] = {
+    "openai:pydantic_function_tool": "openai",
+    "openai:pydantic_responses_function_tool": "openai",
+    "agents:FunctionTool": "openai-agents",
+}
+"""Calls declaring a tool from a pydantic model (first argument) or a JSON schema
+(`params_json_schema=`): the model's fields / the schema's properties are model-facing."""
+
+NOT_AGENT_RESULT = frozenset({"bind_tools", "GenerateContentConfig", "ToolNode"})
+"""Of the above, those that do not build an agent (an LLM with tools, a config, a node)."""
+
+# ---------------------------------------------------------------------------------------
+# Injected parameters (the model never fills them)
+# ---------------------------------------------------------------------------------------
+
+INJECTED_ANNOTATIONS = frozenset({
+    "RunContextWrapper",  # openai-agents
+    "ToolContext",  # openai-agents, google-adk
+    "RunContext",  # pydantic-ai
+    "Context",  # mcp, fastmcp, llama-index workflows, ag2 1.x, google-adk
+    "FunctionInvocationContext",  # agent-framework
+    "ToolRuntime",  # langchain v1
+    "RunnableConfig",  # langchain
+    "CallbackManagerForToolRun",  # langchain BaseTool._run
+    "AsyncCallbackManagerForToolRun",
+    "CancellationToken",  # autogen
+    "ContextVariables",  # ag2 classic
+    "ChatContext",  # ag2
+    "BaseContext",  # ag2
+    "ConversationContext",  # ag2 1.x
+    "InvocationContext",  # google-adk
+    "CallbackContext",  # google-adk
+    "Kernel",  # semantic-kernel
+    "KernelArguments",  # semantic-kernel
+})
+"""Parameter types a framework fills itself (matched on the last segment of the
+annotation, inside `Optional[...]`, `X | None` and generics: `RunContext[Deps]`)."""
+
+INJECTED_MARKERS = frozenset({
+    "InjectedToolArg",
+    "InjectedToolCallId",
+    "InjectedState",
+    "InjectedStore",
+    "Inject",
+    "Variable",
+    "Depends",
+})
+"""`Annotated[T, marker]` metadata (called or not) that marks an injected parameter."""
+
+INJECTED_DEFAULTS = frozenset({
+    "Depends",
+    "TokenClaim",
+    "CurrentContext",
+    "CurrentAccessToken",
+    "CurrentRequest",
+    "CurrentHeaders",
+    "Inject",
+})
+"""Default values (calls) that make a parameter a dependency: `user_id: str = TokenClaim("oid")`."""
+
+INJECTED_NAMES: Mapping[str, frozenset[str]] = {
+    "semantic-kernel": frozenset({"kernel", "service", "execution_settings", "arguments"}),
+    "google-adk": frozenset({"tool_context", "input_stream"}),
+    "autogen": frozenset({"cancellation_token"}),
+    "ag2": frozenset({"context_variables"}),
+    "langchain": frozenset({"run_manager", "callbacks"}),
+    "crewai": frozenset(),
+    "*": frozenset({"tool_context", "cancellation_token", "context_variables", "run_manager"}),
+}
+"""Reserved parameter names per framework; ``*`` applies when the framework is unknown
+or from config."""
+
+SCHEMA_KEYWORDS = ("args_schema", "fn_schema", "schema", "input_schema")
+"""Keywords that give a tool an explicit schema: only its fields are model-facing."""
+
+# ---------------------------------------------------------------------------------------
+# JSON tool schemas (raw OpenAI / Anthropic / Gemini / MCP low-level)
+# ---------------------------------------------------------------------------------------
+
+SCHEMA_DICT_SHAPES = (
+    # (framework, keys that must be present, path to the properties dict)
+    ("openai", ("type", "function"), ("function", "parameters", "properties")),
+    ("openai", ("type", "name", "parameters"), ("parameters", "properties")),
+    ("anthropic", ("name", "input_schema"), ("input_schema", "properties")),
+)
+"""Dict literals that declare a tool to a model: their `properties` keys are the
+model-facing parameters. The OpenAI shapes also require `"type": "function"`."""
+
+SCHEMA_CALLS: Mapping[str, tuple[str, str]] = {
+    "google.genai:FunctionDeclaration": ("google-genai", "parameters"),
+    "mcp:Tool": ("mcp", "inputSchema"),
+}
+"""Calls declaring a tool schema: (framework, the keyword holding the JSON schema)."""
+
+# ---------------------------------------------------------------------------------------
+# LLM and agent invocations (AGL501)
+# ---------------------------------------------------------------------------------------
+
+_CHAT = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "predict", "apredict")
+_LLAMA_LLM = ("chat", "achat", "complete", "acomplete", "stream_chat", "astream_chat",
+              "stream_complete", "predict", "apredict", "structured_predict", "astructured_predict")
+
+LLM_RECEIVERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # OpenAI SDK clients: the method chain after the client
+    ("openai:OpenAI", ("chat.completions.create", "chat.completions.parse", "chat.completions.stream",
+                       "responses.create", "responses.parse", "responses.stream",
+                       "beta.chat.completions.parse", "beta.chat.completions.stream", "completions.create")),
+    ("openai:AsyncOpenAI", ("chat.completions.create", "chat.completions.parse", "chat.completions.stream",
+                            "responses.create", "responses.parse", "responses.stream",
+                            "beta.chat.completions.parse", "beta.chat.completions.stream", "completions.create")),
+    ("openai:AzureOpenAI", ("chat.completions.create", "chat.completions.parse", "responses.create",
+                            "beta.chat.completions.parse", "completions.create")),
+    ("openai:AsyncAzureOpenAI", ("chat.completions.create", "chat.completions.parse", "responses.create",
+                                 "beta.chat.completions.parse", "completions.create")),
+    # Anthropic SDK clients
+    ("anthropic:Anthropic", ("messages.create", "messages.stream", "beta.messages.create",
+                             "beta.messages.stream", "beta.messages.tool_runner")),
+    ("anthropic:AsyncAnthropic", ("messages.create", "messages.stream", "beta.messages.create",
+                                  "beta.messages.stream", "beta.messages.tool_runner")),
+    ("anthropic:AnthropicBedrock", ("messages.create", "messages.stream")),
+    ("anthropic:AsyncAnthropicBedrock", ("messages.create", "messages.stream")),
+    ("anthropic:AnthropicVertex", ("messages.create", "messages.stream")),
+    ("anthropic:AsyncAnthropicVertex", ("messages.create", "messages.stream")),
+    # Google GenAI
+    ("google.genai:Client", ("models.generate_content", "models.generate_content_stream",
+                             "aio.models.generate_content", "aio.models.generate_content_stream")),
+    ("google.generativeai:GenerativeModel", ("generate_content", "generate_content_async")),
+    # LangChain chat models and chains
+    ("langchain:init_chat_model", _CHAT),
+    ("langchain_core:BaseLanguageModel", _CHAT),
+    ("langchain_core:BaseChatModel", _CHAT),
+    ("langchain_core:BaseLLM", _CHAT),
+    ("langchain:BaseLanguageModel", _CHAT),
+    ("langchain:BaseChatModel", _CHAT),
+    ("langchain:BaseLLM", _CHAT),
+    ("langchain:LLMChain", ("run", "arun", "invoke", "ainvoke", "predict", "apredict", "__call__")),
+    ("langchain:from_chain_type", ("run", "arun", *_CHAT)),
+    ("langchain:from_llm", ("run", "arun", *_CHAT)),
+    ("langchain_community:from_llm", ("run", "arun", *_CHAT)),
+    # pydantic-ai
+    ("pydantic_ai:Agent", ("run", "run_sync", "run_stream", "run_stream_sync", "run_stream_events", "iter")),
+    # Microsoft Agent Framework
+    ("agent_framework:Agent", ("run", "run_stream")),
+    ("agent_framework:ChatAgent", ("run", "run_stream")),
+    ("agent_framework:as_agent", ("run", "run_stream")),
+    ("agent_framework:create_agent", ("run", "run_stream")),
+    # CrewAI
+    ("crewai:Crew", ("kickoff", "kickoff_async", "akickoff", "kickoff_for_each", "kickoff_for_each_async")),
+    ("crewai:Agent", ("kickoff", "kickoff_async")),
+    ("crewai:LLM", ("call",)),
+    ("crewai:Task", ("execute", "execute_sync")),
+    # smolagents
+    ("smolagents:CodeAgent", ("run", "__call__")),
+    ("smolagents:ToolCallingAgent", ("run", "__call__")),
+    # MCP sampling: the client's model, asked from inside a tool
+    ("mcp:Context", ("session.create_message",)),
+    ("fastmcp:Context", ("session.create_message", "sample")),
+    ("google.adk:AgentTool", ("run_async",)),
+    # Semantic Kernel
+    ("semantic_kernel:Kernel", ("invoke", "invoke_prompt", "invoke_stream")),
+    ("semantic_kernel:ChatCompletionAgent", ("get_response", "invoke", "invoke_stream")),
+    ("semantic_kernel:OpenAIChatCompletion", ("get_chat_message_content", "get_chat_message_contents",
+                                              "get_streaming_chat_message_content",
+                                              "get_streaming_chat_message_contents")),
+    ("semantic_kernel:AzureChatCompletion", ("get_chat_message_content", "get_chat_message_contents",
+                                             "get_streaming_chat_message_content",
+                                             "get_streaming_chat_message_contents")),
+    # AutoGen
+    ("autogen_agentchat:AssistantAgent", ("run", "run_stream", "on_messages")),
+    ("autogen_agentchat:RoundRobinGroupChat", ("run", "run_stream")),
+    ("autogen_agentchat:SelectorGroupChat", ("run", "run_stream")),
+    ("autogen_agentchat:Swarm", ("run", "run_stream")),
+    ("autogen_ext:OpenAIChatCompletionClient", ("create", "create_stream")),
+    ("autogen_ext:AzureOpenAIChatCompletionClient", ("create", "create_stream")),
+    ("autogen_ext:AnthropicChatCompletionClient", ("create", "create_stream")),
+    # AG2
+    ("autogen:ConversableAgent", ("initiate_chat", "a_initiate_chat", "generate_reply", "a_generate_reply", "run")),
+    ("autogen:AssistantAgent", ("initiate_chat", "a_initiate_chat", "generate_reply", "a_generate_reply", "run")),
+    ("autogen:UserProxyAgent", ("initiate_chat", "a_initiate_chat")),
+    ("ag2:Agent", ("ask", "run")),
+    # LlamaIndex
+    ("llama_index:FunctionAgent", ("run",)),
+    ("llama_index:ReActAgent", ("run", "chat", "achat", "query")),
+    ("llama_index:AgentWorkflow", ("run",)),
+    # Google ADK
+    ("google.adk:Runner", ("run_async", "run", "run_debug")),
+    ("google.adk:InMemoryRunner", ("run_async", "run", "run_debug")),
+    # LiteLLM router
+    ("litellm:Router", ("completion", "acompletion", "responses", "aresponses")),
+    # OpenAI Agents SDK: the Runner is used as a class
+    ("agents:Runner", ("run", "run_sync", "run_streamed")),
+    ("strands:Agent", ("invoke_async", "stream_async")),
+)
+"""Receiver constructor -> the method chains on it that call a model or run an agent."""
+
+LLM_RECEIVER_FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    # (import root, class-name prefix or suffix test, methods)
+    ("langchain", "Chat*", _CHAT),
+    ("langchain_core", "Chat*", _CHAT),
+    ("langchain_community", "Chat*", _CHAT),
+    ("langchain_openai", "Chat*", _CHAT),
+    ("langchain_anthropic", "Chat*", _CHAT),
+    ("langchain_google_genai", "Chat*", _CHAT),
+    ("langchain_aws", "Chat*", _CHAT),
+    ("langchain_ollama", "Chat*", _CHAT),
+    ("langchain_mistralai", "Chat*", _CHAT),
+    ("langchain_groq", "Chat*", _CHAT),
+    ("llama_index", "*llms*", _LLAMA_LLM),
+    ("smolagents", "*Model", ("generate", "generate_stream", "__call__")),
+    ("agent_framework", "*ChatClient", ("get_response", "get_streaming_response")),
+    ("agent_framework", "*Client", ("get_response", "get_streaming_response")),
+)
+"""Families of receivers: a class under ``root`` whose name matches (``Chat*`` prefix,
+``*Model`` suffix, ``*llms*`` in the module path) has these model-calling methods."""
+
+LLM_FUNCTIONS = frozenset({
+    "litellm.completion",
+    "litellm.acompletion",
+    "litellm.responses",
+    "litellm.aresponses",
+    "litellm.text_completion",
+    "litellm.atext_completion",
+    "litellm.main.completion",
+    "litellm.main.acompletion",
+    "pydantic_ai.direct.model_request",
+    "pydantic_ai.direct.model_request_sync",
+    "agents.Runner.run",
+    "agents.Runner.run_sync",
+    "agents.Runner.run_streamed",
+    "agents.run.Runner.run",
+    "agents.run.Runner.run_sync",
+    "agents.run.Runner.run_streamed",
+    "openai.ChatCompletion.create",
+    "openai.ChatCompletion.acreate",
+    "openai.Completion.create",
+    "ollama.chat",
+    "ollama.generate",
+    "autogen.initiate_group_chat",
+    "autogen.initiate_chats",
+})
+"""Plain functions (qualified names) that call a model or run an agent."""
+
+LLM_CHAIN_TAILS: Mapping[str, str] = {
+    "chat.completions.create": "openai",
+    "chat.completions.parse": "openai",
+    "beta.chat.completions.parse": "openai",
+    "models.generate_content": "google",
+    "aio.models.generate_content": "google",
+    "messages.create": "anthropic",
+    "beta.messages.create": "anthropic",
+    "responses.create": "openai",
+}
+"""Method chains distinctive enough to count on an unresolved receiver (`self.client`
+built elsewhere) — each only in a file that imports the import root named (`google`
+for google.genai and google.generativeai)."""
+
+LANGCHAIN_PIPE_METHODS = _CHAT
+"""A LangChain pipeline (`prompt | llm | parser`) holding a chat model runs the model
+through these methods."""
+
+# ---------------------------------------------------------------------------------------
+# Agent-as-tool wiring (AGL502)
+# ---------------------------------------------------------------------------------------
+
+AGENT_AS_TOOL_METHODS = frozenset({"as_tool"})
+"""`agent.as_tool(...)` (openai-agents, agent-framework): the agent becomes a tool."""
+
+AGENT_TOOL_WRAPPERS: Mapping[str, str] = {
+    "google.adk:AgentTool": "agent",
+    "autogen_agentchat:AgentTool": "agent",
+    "autogen_agentchat:TeamTool": "team",
+}
+"""Calls wrapping an agent (first argument, or the keyword named) as a tool."""
+
+NESTED_AGENT_KEYWORDS = ("managed_agents", "plugins")
+"""Agent-constructor keywords whose agents become callable sub-agents (smolagents managed
+agents, Semantic Kernel agents passed as plugins)."""
+
+
+# ---------------------------------------------------------------------------------------
+# Names for `explain`'s grouping of callers (matched on the final segment only)
+# ---------------------------------------------------------------------------------------
+
+TOOL_DECORATOR_NAMES = frozenset({
+    "function_tool",  # openai-agents
+    "tool",  # langchain, crewai, smolagents, pydantic-ai `@agent.tool`, FastMCP `@mcp.tool`
+    "tool_plain",  # pydantic-ai
+    "kernel_function",  # semantic-kernel
+    "ai_function",  # agent-framework
+    "call_tool",  # mcp low-level server
+    "register_for_llm",  # autogen 0.2
+    "prompt",  # FastMCP `@mcp.prompt`
+    "resource",  # FastMCP `@mcp.resource`
+})
+TOOL_BASE_NAMES = frozenset({"BaseTool", "Tool", "StructuredTool", "FunctionTool", "BaseToolkit", "Toolkit", "AbstractToolset"})
+TOOL_CONSTRUCTOR_NAMES = frozenset({"FunctionTool", "StructuredTool.from_function", "Tool", "from_function", "tool", "function_tool", "AgentTool"})
+AGENT_CONSTRUCTOR_NAMES = frozenset({
+    "Agent", "AssistantAgent", "LlmAgent", "ChatAgent", "CodeAgent", "ToolCallingAgent", "ConversableAgent",
+    "UserProxyAgent", "ReActAgent", "FunctionAgent", "SequentialAgent", "ParallelAgent", "LoopAgent",
+    "Crew", "AgentExecutor", "create_react_agent", "create_agent", "create_tool_calling_agent",
+    "create_openai_functions_agent", "create_openai_tools_agent", "as_agent", "create_supervisor",
+})
+AGENT_BASES = frozenset({
+    "Agent", "BaseAgent", "AbstractAgent", "WrapperAgent", "LlmAgent", "AssistantAgent", "BaseChatAgent",
+    "RoutedAgent", "ConversableAgent", "MultiStepAgent", "ChatAgent", "BaseAgentRunner", "Workflow",
+})
+FRAMEWORK_BASES = frozenset({"BaseNode", "Executor"})
+"""Other classes whose methods a framework calls (graph nodes, workflow executors): their
+methods are linked to the class, like a tool's or an agent's, but the class is no tool
+or agent."""
+ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "route", "websocket", "api_route", "trace"})
+CLI_DECORATORS = frozenset({"command", "group", "callback"})
+ENTRY_DECORATORS = ROUTE_DECORATORS | CLI_DECORATORS
+TEST_DECORATORS = frozenset({"fixture"})
+
+# ---------------------------------------------------------------------------------------
+# Matching helpers
+# ---------------------------------------------------------------------------------------
+
+
+def matches(qualified: str, pattern: str) -> bool:
+    """Does the resolved dotted name ``qualified`` match ``pattern``?
+
+    ``root:Name`` (or ``root:Cls.method``): ``qualified`` starts with the import root
+    ``root`` and ends with ``.Name``. A pattern without a colon is an exact dotted name,
+    or a final segment when it has no dot (config entries such as ``register_tool``).
+    """
+    root, colon, tail = pattern.partition(":")
+    if not colon:
+        if "." not in pattern:
+            return qualified == pattern or qualified.endswith("." + pattern)
+        return qualified == pattern
+    if not (qualified == root or qualified.startswith(root + ".")):
+        return False
+    return qualified.endswith("." + tail)
+
+
+def lookup(qualified: str, table: Mapping[str, str] | Iterable[str]) -> str | None:
+    """The value of the first pattern of ``table`` that ``qualified`` matches (for a
+    plain iterable, the pattern itself)."""
+    if isinstance(table, Mapping):
+        for pattern, value in table.items():
+            if matches(qualified, pattern):
+                return value
+        return None
+    for pattern in table:
+        if matches(qualified, pattern):
+            return pattern
+    return None
+
+
+def family_methods(qualified: str) -> tuple[str, ...]:
+    """Model-calling methods of a receiver built by ``qualified`` when it belongs to a
+    family (`langchain_openai.ChatOpenAI` -> invoke, ainvoke, ...)."""
+    root = qualified.split(".", 1)[0]
+    last = qualified.rpartition(".")[2]
+    for family_root, shape, methods in LLM_RECEIVER_FAMILIES:
+        if root != family_root:
+            continue
+        if shape.startswith("*") and shape.endswith("*"):
+            if f".{shape.strip('*')}." in f".{qualified}.":
+                return methods
+        elif shape.endswith("*") and last.startswith(shape[:-1]) and last[:1].isupper():
+            return methods
+        elif shape.startswith("*") and last.endswith(shape[1:]) and last[:1].isupper():
+            return methods
+    return ()

@@ -1,0 +1,141 @@
+"""AGL502 agent-as-tool-too-deep: agents nested as tools more than two levels deep.
+
+A project rule over the agent facts of every file (``FileFacts.agents``): each agent
+with the agents nested under it (``sub.as_tool()``, ``AgentTool(agent=sub)``,
+``TeamTool(team=sub)``, ``managed_agents=[sub]``, ``plugins=[sub]``, a tool in its
+``tools=[...]`` whose body runs ``sub``). Agent ids are resolved through imports, so a
+chain that crosses modules is followed. Handoffs and ``sub_agents=`` transfer control
+(peers) and are not counted.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from agentlint.rule import ProjectRule
+from agentlint.types import AgentEdgeFact, Diagnostic, Position, RelatedLocation, RuleMeta, Span
+
+MAX_DEPTH = 2
+
+_DOCS = """\
+## What it does
+Flags agent-as-tool nesting deeper than two levels: an agent (level 0) exposes another
+agent as a tool (level 1: `research.as_tool(...)`, `AgentTool(agent=research)`,
+`TeamTool(team=...)`, `CodeAgent(managed_agents=[research])`, a Semantic Kernel agent
+in `plugins=[...]`, or a tool in its `tools=[...]` whose body runs the other agent),
+which exposes a third (level 2), which exposes a fourth (level 3). The finding sits on
+the wiring that adds the third level and names the whole chain; the chain is followed
+across modules (`from .billing import billing_agent`).
+
+Handoffs (`handoffs=[...]`) and ADK `sub_agents=[...]` transfer control to a peer and
+are not nesting; they are not counted.
+
+## Why is this bad?
+Each level of agent-as-tool pays the same four costs as any model call nested in a
+tool call — cost hidden under a tool, a tool-call cap that does not reach inside, a
+timeout covering several model calls, spans hanging under tools — and they compound.
+Agent-as-tool is the right shape when the model decides whether the helper runs; at
+the third level it is a sign that the composition should be a sequence in code.
+
+## Example
+```python
+ledger = Agent(name="ledger", ...)
+refunds = Agent(name="refunds", tools=[ledger.as_tool("ledger", "...")])
+billing = Agent(name="billing", tools=[refunds.as_tool("refunds", "...")])
+triage = Agent(name="triage", tools=[billing.as_tool("billing", "...")])
+```
+
+## Use instead
+Keep at most two levels, and run the fixed part as steps in code:
+```python
+refunds = Agent(name="refunds", tools=[post_ledger_entry])
+triage = Agent(name="triage", tools=[billing.as_tool("billing", "..."), refunds.as_tool("refunds", "...")])
+```
+
+## Fix safety
+No fix.
+
+## Configuration
+None. The depth limit is the standard's (two levels).
+
+## Standard
+Enforces the conversational-agent-with-phases standard and its reference to
+multi-agent patterns: agent-as-tool adopted deliberately, with *a ceiling of at most
+two levels*; *the third level is a sign it should have been a sequence*.
+"""
+
+
+class AgentAsToolTooDeep(ProjectRule):
+    meta = RuleMeta(
+        code="AGL502",
+        name="agent-as-tool-too-deep",
+        summary="Agent-as-tool nesting deeper than two levels (an agent, as a tool of an agent, as a tool of an agent, ...).",
+        docs=_DOCS,
+        help="Flatten the composition: run the inner steps in sequence in code, keeping at most two levels of agent-as-tool.",
+    )
+
+    def check(self) -> Sequence[Diagnostic]:
+        agents: dict[str, tuple[str, list[AgentEdgeFact]]] = {}
+        for path, facts in self.context.facts.items():
+            if facts is None:
+                continue
+            for agent in facts.agents:
+                if agent.id not in agents:
+                    agents[agent.id] = (path, list(agent.children))
+        children = {c.target for _, edges in agents.values() for c in edges}
+        roots = sorted(a for a in agents if a not in children) or sorted(agents)
+        reported: set[tuple[str, int, int]] = set()
+        out: list[Diagnostic] = []
+
+        def walk(agent: str, chain: list[tuple[str, AgentEdgeFact | None, str]], seen: frozenset[str]) -> None:
+            path, edges = agents[agent]
+            for edge in edges:
+                if edge.target in seen:
+                    continue
+                if edge.target not in agents and edge.how.endswith("=[...]"):
+                    continue  # `plugins=[MyPlugin()]`: only a known agent nests there
+                step = [*chain, (edge.target, edge, path)]
+                depth = len(step) - 1
+                if depth > MAX_DEPTH:
+                    key = (path, edge.line, edge.column)
+                    if key not in reported:
+                        reported.add(key)
+                        out.append(self._finding(step))
+                    continue
+                if edge.target in agents:
+                    walk(edge.target, step, seen | {edge.target})
+
+        for root in roots:
+            walk(root, [(root, None, agents[root][0])], frozenset({root}))
+        return out
+
+    def _finding(self, step: list[tuple[str, AgentEdgeFact | None, str]]) -> Diagnostic:
+        names = [_short(agent) for agent, _, _ in step]
+        chain = " → ".join(f"`{n}`" for n in names)
+        _, edge, path = step[-1]
+        assert edge is not None
+        related = tuple(
+            RelatedLocation(p, Span(Position(e.line, e.column), Position(e.line, e.column)),
+                            f"`{_short(a)}` nested here ({e.how})")
+            for a, e, p in step[1:-1]
+            if e is not None
+        )
+        return Diagnostic(
+            code=self.meta.code,
+            name=self.meta.name,
+            message=(
+                f"Agent-as-tool nesting is {len(step) - 1} levels deep: {chain} (this {edge.how} adds level "
+                f"{len(step) - 1}); keep at most {MAX_DEPTH} and run the rest in sequence"
+            ),
+            path=path,
+            span=Span(Position(edge.line, edge.column), Position(edge.line, edge.column)),
+            help=self.meta.help,
+            related=related,
+        )
+
+
+def _short(agent_id: str) -> str:
+    """`pkg.mod.billing` -> `billing`; `pkg.mod.make()` -> `make()`; `pkg.mod.f:x` -> `x`."""
+    if ":" in agent_id:
+        return agent_id.rpartition(":")[2]
+    return agent_id.rpartition(".")[2] if not agent_id.endswith("()") else agent_id[:-2].rpartition(".")[2] + "()"

@@ -1,0 +1,200 @@
+"""AGL101 duplicated-cost-formula: cost computed from tokens in more than one place."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from agentlint.rule import ProjectRule
+from agentlint.rules.cost_places import make, place_label, places, sanctioned, span_of
+from agentlint.types import CostTermFact, Diagnostic, RelatedLocation, RuleMeta
+
+_DOCS = """\
+## What it does
+Finds every *cost formula* in the project — arithmetic that turns token counts into
+money: a product or quotient with a token-count operand (`prompt_tokens`,
+`usage.output_tokens`, `usage["completion_tokens"]`, `*_token_count`,
+`prompt_tokens_details.cached_tokens`, `len(enc.encode(text))`, ...) and a price
+operand (a name such as `price`, `rate_in`, `cost_per_token`, `*_per_mtok`, a
+subscript such as `PRICING[model]["input"]`, or a rate literal such as `0.000002` or
+`/ 1_000_000 * 2.5`) — and reports each place (function or method; module-level code
+is one place) when formulas stand in more than one place of the project. Each finding
+names the other places as related locations and says whether the copies are identical
+or already diverge, and how (different terms, different units, different literal
+prices).
+
+Formulas are compared after reduction: token operands become roles (input, output,
+cached, cache-write, reasoning, total), prices are compared by role, and units are
+normalised, so copies that differ only in names, or in `/ 1000 * per_1k` versus
+`/ 1_000_000 * per_m`, count as identical.
+
+Several terms in one function are one place. One `compute_cost(usage)` called from many
+places is not a finding, nor are token conversions that are not money (`tokens * 4`
+characters, `tokens * 0.75` words). Test files (`tests/`, `test_*.py`, `*_test.py`,
+`conftest.py`) are not places: tests re-compute expected costs on purpose.
+
+The rule is project-wide: it sees every file of the project even when only some files
+are checked (pre-commit), and each folder with its own project marker
+(`pyproject.toml`, `setup.py`, `setup.cfg`, `requirements*.txt`) is a separate project
+(see `project-roots` in the configuration docs).
+
+## Why is this bad?
+Two copies of the same cost arithmetic drift: one learns about cached-token pricing
+and the other does not, one divides by 1,000 and the other by 1,000,000. The drift
+shows up on the invoice, which is the worst place to find it. The usage fields are
+already in one place (the SDK's usage object); the duplication is of the arithmetic.
+
+## Example
+```python
+# agents/research.py
+def run_research(query):
+    resp = client.chat.completions.create(...)
+    cost = resp.usage.prompt_tokens / 1000 * PRICE_IN_1K + resp.usage.completion_tokens / 1000 * PRICE_OUT_1K
+    ...
+
+# agents/writer.py
+def run_writer(brief):
+    resp = client.chat.completions.create(...)
+    cost = resp.usage.prompt_tokens * PRICE_IN + resp.usage.completion_tokens * PRICE_OUT
+    ...
+```
+
+## Use instead
+```python
+# billing.py: the one place that knows the arithmetic
+def compute_cost(usage, prices) -> Decimal:
+    cached = usage.prompt_tokens_details.cached_tokens
+    return (
+        (usage.prompt_tokens - cached) * prices.input
+        + cached * (prices.cached or prices.input)
+        + usage.completion_tokens * prices.output
+    )
+
+# agents/research.py and agents/writer.py
+cost = compute_cost(resp.usage, prices_for(model))
+```
+
+## Fix safety
+No fix: merging copies that already diverge changes what some of them compute.
+
+## Configuration
+- `cost-functions` (list of strings, default `[]`): the sanctioned home(s) of the cost
+  arithmetic. Places listed here are never reported (the other places still are, and
+  point at them). An entry is a dotted name (`app.billing.compute_cost`; a class or a
+  module covers everything inside it), a bare function name (`compute_cost`), or
+  `path/to/file.py:function` (`billing.py:` for a whole file).
+
+```toml
+[tool.agentlint.rules.AGL101]
+cost-functions = ["app.billing.compute_cost"]
+```
+
+## Standard
+Enforces the cost-and-budget standard
+(`package/framework/standards/ai-agents/cost-and-budget.md`), section "O middleware de
+custo": *"Um middleware, não uma fórmula copiada"* — in a project of the collection the
+same cost expression appeared in five call sites across four files — because *"Duas
+cópias da mesma conta divergem. A divergência aparece na fatura"*. Its checklist asks
+that *"A conta de custo existe em um lugar; nenhum agente a repete"*.
+"""
+
+META = RuleMeta(
+    code="AGL101",
+    name="duplicated-cost-formula",
+    summary="The same token-to-money arithmetic is computed in more than one place of the project.",
+    docs=_DOCS,
+    settings={"cost-functions": []},
+    help="Compute cost in one function (list it in `cost-functions`) and call it from every place.",
+)
+
+_MAX_RELATED = 20
+_ROLE_ORDER = ("input", "cached", "cache-write", "output", "reasoning", "total", "tokens")
+
+
+def signature(terms: Sequence[CostTermFact]) -> frozenset[tuple[int, str, str]]:
+    return frozenset((t.sign, t.role, t.unit) for t in terms)
+
+
+def _roles(terms: Sequence[CostTermFact]) -> str:
+    seen = {(t.sign, t.role) for t in terms}
+    parts = [("-" if s < 0 else "") + r for r in _ROLE_ORDER for s in (1, -1) if (s, r) in seen]
+    return " + ".join(parts) if parts else "tokens"
+
+
+def _units(terms: Sequence[CostTermFact]) -> frozenset[str]:
+    return frozenset(t.unit for t in terms)
+
+
+def _prices(terms: Sequence[CostTermFact]) -> frozenset[tuple[str, float]]:
+    return frozenset((t.role, round(t.literal, 15)) for t in terms if t.literal is not None)
+
+
+def _unit_text(units: frozenset[str]) -> str:
+    names = {"token": "per token", "1k": "per 1K tokens", "1M": "per 1M tokens", "mismatch": "a divisor that contradicts the price's unit"}
+    return ", ".join(names.get(u, u) for u in sorted(units))
+
+
+def difference(mine: Sequence[CostTermFact], other: Sequence[CostTermFact]) -> str:
+    """'' when the two places compute the same formula; else how they diverge."""
+    out = []
+    if {(t.sign, t.role) for t in mine} != {(t.sign, t.role) for t in other}:
+        out.append(f"different terms: {_roles(mine)} here, {_roles(other)} there")
+    if _units(mine) != _units(other):
+        out.append(f"different units: {_unit_text(_units(mine))} here, {_unit_text(_units(other))} there")
+    mine_prices, other_prices = _prices(mine), _prices(other)
+    if mine_prices and other_prices and mine_prices != other_prices:
+        out.append("different literal prices")
+    return "; ".join(out)
+
+
+def _first(terms: Sequence[CostTermFact]) -> CostTermFact:
+    return min(terms, key=lambda t: (t.line, t.column))
+
+
+class DuplicatedCostFormula(ProjectRule):
+    meta = META
+
+    def check(self) -> list[Diagnostic]:
+        found = places(self.context.facts)
+        if len(found) < 2:
+            return []
+        home = list(self.settings.get("cost-functions", ()))
+        modules = {p: f.module for p, f in self.context.facts.items()}
+        ordered = sorted(found.items(), key=lambda kv: (kv[0][0], _first(kv[1]).line))
+        out: list[Diagnostic] = []
+        for (path, scope), terms in ordered:
+            if home and sanctioned(path, modules[path], scope, home):
+                continue
+            first = _first(terms)
+            related: list[RelatedLocation] = []
+            diverging = 0
+            others = [(k, v) for k, v in ordered if k != (path, scope)]
+            for (other_path, other_scope), other_terms in others:
+                how = difference(terms, other_terms)
+                diverging += bool(how)
+                home_note = " (the sanctioned cost function)" if home and sanctioned(
+                    other_path, modules[other_path], other_scope, home
+                ) else ""
+                note = f"diverges: {how}" if how else "same formula"
+                if len(related) < _MAX_RELATED:
+                    related.append(
+                        RelatedLocation(
+                            other_path,
+                            span_of(_first(other_terms)),
+                            f"cost formula in {place_label(other_scope)}{home_note} ({note})",
+                        )
+                    )
+            count = len(others)
+            where = "place" if count == 1 else "places"
+            if diverging == 0:
+                state = "the copies are identical" if count == 1 else "all copies are identical"
+            elif diverging == count:
+                state = "the copies already diverge" if count == 1 else "every other copy already diverges"
+            else:
+                verb = "diverges" if diverging == 1 else "diverge"
+                state = f"{diverging} of the {count} other copies already {verb}"
+            message = (
+                f"Cost formula ({_roles(terms)}) in {place_label(scope)} is also computed in "
+                f"{count} other {where} of the project; {state}"
+            )
+            out.append(make(self.meta, path, first, message, related))
+        return out

@@ -1,0 +1,207 @@
+"""AGL102 cached-tokens-double-counted and AGL103 reasoning-tokens-miscounted.
+
+Both read the cost terms of one place (function) and the usage-field semantics of
+frameworks.md (f): which counts already include which.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from agentlint.rule import ProjectRule
+from agentlint.rules.cost_places import make, places
+from agentlint.types import CostTermFact, Diagnostic, RuleMeta
+
+_STANDARD = """\
+## Standard
+Enforces the cost-and-budget standard
+(`package/framework/standards/ai-agents/cost-and-budget.md`), section "Armadilhas de
+fórmula": *"o cacheado é subconjunto da entrada, não uma parcela a mais. Somar entrada +
+cacheado conta o mesmo token duas vezes"*, with the correct shape
+`custo = (entrada - cacheado) * tarifaEntrada + cacheado * (tarifaCache ?? tarifaEntrada)
++ saida * tarifaSaida`; and *"ReasoningTokenCount é cobrado como saída. Uma fórmula que
+soma apenas entrada + saída sem conferir como aquele provider bilha o raciocínio
+subestima o custo de todo modelo de raciocínio"*.
+"""
+
+_DOCS_102 = """\
+## What it does
+Flags a cost formula (see AGL101) that prices cached input tokens *on top of* an input
+count that already includes them, with nothing subtracted:
+
+- OpenAI Chat Completions and LiteLLM: `prompt_tokens` includes
+  `prompt_tokens_details.cached_tokens` (and, in LiteLLM, `cache_read_input_tokens`);
+- OpenAI Responses and the Agents SDK: `input_tokens` includes
+  `input_tokens_details.cached_tokens`;
+- Gemini: `prompt_token_count` includes `cached_content_token_count`;
+- pydantic-ai and LangChain: `input_tokens` includes `cache_read_tokens` /
+  `input_token_details["cache_read"]`.
+
+The terms may sit in one expression or in several statements of one function.
+Anthropic is never flagged: its `input_tokens` *excludes* `cache_read_input_tokens` and
+`cache_creation_input_tokens`, so adding them is right there. Names whose provider is
+not clear (a local `cached` with an unknown source) are left alone.
+
+## Why is this bad?
+Cached tokens are a subset of the input count. Pricing the whole input and then the
+cached part again bills the cached tokens twice: the reported cost is too high exactly
+when caching works best, and budget guards trip early.
+
+## Example
+```python
+cached = usage.prompt_tokens_details.cached_tokens
+cost = usage.prompt_tokens * p_in + cached * p_cached + usage.completion_tokens * p_out
+```
+
+## Use instead
+```python
+cached = usage.prompt_tokens_details.cached_tokens
+cost = (usage.prompt_tokens - cached) * p_in + cached * p_cached + usage.completion_tokens * p_out
+```
+
+## Fix safety
+No fix: the author has to decide which rate the cached part takes.
+
+## Configuration
+None.
+
+""" + _STANDARD
+
+_DOCS_103 = """\
+## What it does
+Flags a cost formula (see AGL101) that gets reasoning tokens wrong:
+
+- it adds `reasoning_tokens` (or `thinking_tokens`, `output_reasoning_tokens`,
+  `completion_tokens_details.reasoning_tokens`) on top of OpenAI's or Anthropic's
+  `completion_tokens` / `output_tokens`, which already include them (OpenAI:
+  "still counted in the total completion tokens for purposes of billing"); or
+- it prices Gemini's `candidates_token_count` without `thoughts_token_count`: on
+  Gemini the candidates count *excludes* the thoughts, which are billed as output.
+
+A formula that subtracts the reasoning part before pricing it separately is accepted,
+and so is Gemini's `candidates_token_count + thoughts_token_count`.
+
+## Why is this bad?
+Reasoning models are the expensive ones. Double counting their reasoning tokens
+inflates the cost; leaving Gemini's thoughts out under-reports it, so budgets and
+invoices disagree.
+
+## Example
+```python
+reasoning = usage.completion_tokens_details.reasoning_tokens
+cost = usage.prompt_tokens * p_in + (usage.completion_tokens + reasoning) * p_out
+```
+
+## Use instead
+```python
+cost = usage.prompt_tokens * p_in + usage.completion_tokens * p_out  # reasoning is inside
+# Gemini:
+cost = meta.prompt_token_count * p_in + (meta.candidates_token_count + meta.thoughts_token_count) * p_out
+```
+
+## Fix safety
+No fix.
+
+## Configuration
+None.
+
+""" + _STANDARD
+
+CACHED_META = RuleMeta(
+    code="AGL102",
+    name="cached-tokens-double-counted",
+    summary="A cost formula prices cached tokens on top of an input count that already includes them.",
+    docs=_DOCS_102,
+    help="Subtract the cached tokens from the input count before pricing them at their own rate.",
+)
+
+REASONING_META = RuleMeta(
+    code="AGL103",
+    name="reasoning-tokens-miscounted",
+    summary="A cost formula adds reasoning tokens already inside the output count, or leaves Gemini's thoughts out.",
+    docs=_DOCS_103,
+    help="Check how the provider bills reasoning: inside the output count (OpenAI, Anthropic) or beside it (Gemini).",
+)
+
+_INCLUSIVE_INPUT = frozenset({"prompt_tokens", "prompt_token_count"})
+"""Input counts that include every cached token, whatever the cached field is called."""
+_RESPONSES_CACHED = ("cached_tokens", "cache_read_tokens", "cache_read")
+"""Cached fields that are subsets of an `input_tokens` count (OpenAI Responses / Agents
+SDK, pydantic-ai, LangChain); Anthropic's `cache_read_input_tokens` is not one."""
+_INCLUSIVE_OUTPUT = frozenset({"completion_tokens", "output_tokens"})
+
+
+def _last(field: str) -> str:
+    return field.rsplit(".", 1)[-1].lower()
+
+
+def _double_counted_cache(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, CostTermFact] | None:
+    if any(t.role == "cached" and t.sign < 0 for t in terms):
+        return None  # `(input - cached) * rate`: the cached part is taken out
+    inputs = [t for t in terms if t.role == "input" and t.sign > 0 and not t.field.startswith("len(")]
+    cached = [t for t in terms if t.role == "cached" and t.sign > 0]
+    for i in inputs:
+        base = _last(i.field)
+        for c in cached:
+            name = _last(c.field)
+            if base in _INCLUSIVE_INPUT:
+                if base == "prompt_token_count" and name != "cached_content_token_count":
+                    continue
+                return i, c
+            if base == "input_tokens" and name in _RESPONSES_CACHED:
+                return i, c
+    return None
+
+
+class CachedTokensDoubleCounted(ProjectRule):
+    meta = CACHED_META
+
+    def check(self) -> list[Diagnostic]:
+        out = []
+        for (path, scope), terms in places(self.context.facts).items():
+            found = _double_counted_cache(terms)
+            if found is None:
+                continue
+            base, cached = found
+            message = (
+                f"`{cached.field}` is priced on top of `{base.field}`, which already includes the "
+                f"cached tokens: they are billed twice"
+            )
+            out.append(make(self.meta, path, cached, message))
+        return out
+
+
+def _reasoning_problem(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, str] | None:
+    fields = {_last(t.field) for t in terms}
+    if any(t.role == "reasoning" and t.sign < 0 for t in terms):
+        return None
+    reasoning = [t for t in terms if t.role == "reasoning" and t.sign > 0]
+    outputs = [t for t in terms if t.role == "output" and t.sign > 0 and _last(t.field) in _INCLUSIVE_OUTPUT]
+    # Gemini's thoughts (`thoughts_token_count`, `thoughts_tokens`) are billed beside
+    # the candidates: adding them to an output count is right there.
+    reasoning = [t for t in reasoning if "thought" not in _last(t.field)]
+    if reasoning and outputs:
+        r, o = reasoning[0], outputs[0]
+        return r, (
+            f"`{r.field}` is added on top of `{o.field}`, which already includes the reasoning "
+            f"tokens (OpenAI and Anthropic bill them inside the output count): they are billed twice"
+        )
+    if "candidates_token_count" in fields and "thoughts_token_count" not in fields:
+        c = next(t for t in terms if _last(t.field) == "candidates_token_count")
+        return c, (
+            "Gemini's `candidates_token_count` excludes the thinking tokens, and this formula never "
+            "prices `thoughts_token_count`: reasoning is left out of the cost"
+        )
+    return None
+
+
+class ReasoningTokensMiscounted(ProjectRule):
+    meta = REASONING_META
+
+    def check(self) -> list[Diagnostic]:
+        out = []
+        for (path, scope), terms in places(self.context.facts).items():
+            found = _reasoning_problem(terms)
+            if found is not None:
+                out.append(make(self.meta, path, found[0], found[1]))
+        return out

@@ -1,0 +1,381 @@
+"""AGL201 model-supplied-identifier and AGL202 exception-text-to-model: the tool boundary.
+
+Both read the file's agent model (``agents.FileModel``): which defs are tools, and
+which of their parameters the model fills (injected context parameters excluded by
+annotation, ``Annotated`` marker, dependency default, reserved name, ``partial_params``
+or ``functools.partial``). No LibCST parse is needed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator, Sequence
+
+from agentlint.rule import ModelRule
+from agentlint.types import Diagnostic, RuleMeta
+
+SCOPE_WORDS = [
+    "tenant", "account", "user", "customer", "contact", "organisation", "organization", "org",
+    "workspace", "lead", "owner", "conversation", "session", "thread", "member", "client", "patient",
+]
+ID_WORDS = frozenset({"id", "ids", "uuid", "uuids", "guid", "email", "emails", "username", "login", "number", "no", "num", "key", "phone"})
+BARE_SCOPE_NAMES = frozenset({"tenant", "account", "customer", "organisation", "organization", "org", "workspace"})
+SCOPE_QUALIFIERS = frozenset({
+    "from", "to", "source", "src", "target", "dest", "dst", "destination", "sender", "recipient", "payer", "payee",
+    "parent", "child", "new", "old", "current", "primary", "secondary", "other", "origin", "beneficiary",
+})
+"""`from_account`, `target_customer`: a bare scope word named by its role still names the record."""
+MONEY_WORDS = ["amount", "price", "cost", "discount", "refund", "balance", "fee", "charge", "payment", "payout", "credit", "salary"]
+AMBIGUOUS_MONEY = frozenset({"amount", "credit", "charge", "balance"})
+"""Money words that also name plain quantities (`add(value, amount)`, `charge` of a
+battery): a parameter named only by them needs money around it (the tool's name or
+another parameter speaks of money) to count."""
+MONEY_CONTEXT = frozenset({
+    "refund", "refunds", "pay", "payment", "payments", "payout", "charge", "transfer", "invoice", "invoices",
+    "order", "orders", "purchase", "credit", "debit", "withdraw", "withdrawal", "deposit", "bill", "billing",
+    "price", "pricing", "balance", "transaction", "transactions", "wallet", "fund", "funds", "money", "tip",
+    "donate", "donation", "currency", "usd", "eur", "cents", "checkout", "cart", "subscription", "loan",
+    "account", "bank", "payroll", "salary", "expense", "expenses", "budget", "fee", "fees", "discount", "coupon",
+})
+MONEY_UNITS = frozenset({"usd", "eur", "gbp", "brl", "cents", "cent", "dollars", "percent", "pct", "value", "total"})
+NOT_A_VALUE = frozenset({
+    "min", "max", "minimum", "maximum", "range", "limit", "filter", "threshold", "currency", "type", "types",
+    "id", "ids", "reason", "status", "policy", "category", "code", "description", "count",
+    "level", "tier", "model", "estimate", "estimated", "sort", "order", "per", "function", "functions", "data",
+})
+
+_DOCS_201 = """\
+## What it does
+Flags a tool parameter that the **model** fills and that carries an identifier which
+scopes what the tool acts on — a tenant, account, user, customer, contact,
+organisation, workspace, lead, owner, member or client, or a conversation, session or
+thread (`customer_id`, `accountId`, `user_email`, `tenant`) — or a monetary value
+(`amount`, `refund_amount`, `unit_price`, `discount`, `balance`, `fee`).
+
+A tool is a function whose parameters a model fills: decorated with a framework's tool
+decorator (`@function_tool`, `@tool`, `@agent.tool`, `@mcp.tool()`, `@kernel_function`,
+`@register_for_llm(...)`, ...), the `_run`/`forward`/`run` method of a tool class, a
+function passed by name in `tools=[...]` to an agent or wrapped by `FunctionTool(fn)`,
+or the `properties` of a JSON tool schema. `agentlint tools` lists what agentlint
+takes for a tool and which parameters it thinks the model fills.
+
+Parameters the framework fills itself are never flagged: context types
+(`RunContextWrapper`, `RunContext`, `ToolContext`, `Context`,
+`FunctionInvocationContext`, `ToolRuntime`, `RunnableConfig`, ...),
+`Annotated[..., InjectedToolArg]` / `InjectedState` / `InjectedToolCallId`,
+dependency defaults (`= Depends(...)`, `= TokenClaim("oid")`, `= CurrentContext()`),
+reserved names (`tool_context`, `cancellation_token`, `context_variables`, Semantic
+Kernel's `kernel`/`arguments`), and names bound by `partial_params` or
+`functools.partial`. Search filters are not values with effect: `max_price`,
+`price_range` and `min_amount` are left alone.
+
+## Why is this bad?
+A tool that takes the record's identifier from the model acts on whatever record the
+model names. With the right prompt in the wrong conversation, it reads or changes
+someone else's account; a refund tool that takes the amount from the model refunds
+what the model says. The tool should be built already knowing which conversation,
+tenant and record it acts on — from the turn's closure or context — and the model
+should only supply what is genuinely its decision.
+
+## Example
+```python
+@function_tool
+def refund_order(customer_id: str, order_id: str, amount: float) -> str:
+    ...
+```
+
+## Use instead
+```python
+@function_tool
+def refund_order(ctx: RunContextWrapper[Turn], order_id: str) -> str:
+    customer_id = ctx.context.customer_id   # from the authenticated turn
+    amount = orders.refundable_amount(customer_id, order_id)
+    ...
+```
+For fastmcp, `user_id: str = TokenClaim("oid")`; for pydantic-ai, `ctx.deps.customer_id`.
+
+## Fix safety
+No fix: where the identifier should come from is a design decision.
+
+## Configuration
+- `identifier-words` (list of strings): words that, with `id`/`email`/`number`/...,
+  make a parameter an identifier that scopes effect.
+- `money-words` (list of strings): words that make a parameter a monetary value.
+- `strict` (bool, default `false`): also flag every other `*_id` parameter.
+
+```toml
+[tool.agentlint.rules.AGL201]
+identifier-words = ["tenant", "account", "customer", "policy_holder"]
+strict = true
+```
+
+## Standard
+Enforces the guardrails standard, section "Tool arguments are untrusted input":
+*identifiers and values with effect come from the turn's closure, never from the
+model*; the tool is built already knowing which conversation, tenant and record it
+operates on.
+"""
+
+_DOCS_202 = """\
+## What it does
+Flags a tool that returns an exception's text to the model: inside a tool, an `except`
+handler returns `str(e)`, `repr(e)`, an f-string or `%`/`.format` with the exception in
+it (`f"Error: {e}"`), `e.args` / `e.message`, or `traceback.format_exc()` — alone or
+inside a dict, list or JSON string (`{"error": str(exc)}`), also through a variable
+assigned in the handler.
+
+Returning the exception's *type* (`type(e).__name__`) or a fixed string is not
+flagged.
+
+## Why is this bad?
+The model interprets free text. An exception message is written for a developer; to a
+model it is an instruction-shaped string that may carry internal details (paths, SQL,
+hostnames, tokens) and that the model will paraphrase to the user or act on ("the
+database is down, try again later" becomes a retry loop). A closed outcome vocabulary
+(`ok`, `error`, `invalid_args`, `limit`, `unavailable`) says what the model can do next
+without leaking or inviting improvisation; the details belong in the log.
+
+## Example
+```python
+@function_tool
+def lookup_invoice(invoice_number: str) -> str:
+    try:
+        return billing.get(invoice_number).summary()
+    except Exception as e:
+        return f"Error: {e}"
+```
+
+## Use instead
+```python
+@function_tool
+def lookup_invoice(invoice_number: str) -> dict:
+    try:
+        return {"status": "ok", "invoice": billing.get(invoice_number).summary()}
+    except NotFound:
+        return {"status": "invalid_args"}
+    except Exception:
+        logger.exception("invoice lookup failed")
+        return {"status": "unavailable"}
+```
+
+## Fix safety
+No fix.
+
+## Configuration
+None for this rule. What counts as a tool, and which parameters are injected, comes
+from the framework tables and the top-level `tool-decorators`, `tool-base-classes`,
+`injected-types` and `injected-names` settings (docs/frameworks.md).
+
+## Standard
+Enforces the guardrails standard ("tool arguments are untrusted input" and its
+corollary): what crosses the tool boundary back to the model is a closed outcome, not
+free text.
+"""
+
+
+_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|\.")
+
+
+def _words(name: str) -> list[str]:
+    """`customerId` -> [customer, id]; `AINTransfer._arun` -> [ain, transfer, arun]."""
+    return [w for w in _BOUNDARY.sub("_", name).lower().split("_") if w]
+
+
+def classify(
+    name: str,
+    identifier_words: Sequence[str],
+    money_words: Sequence[str],
+    strict: bool,
+    context: frozenset[str] = frozenset(),
+) -> str | None:
+    """"identifier", "money" or None for a parameter name. ``context`` holds the words
+    of the tool's name and of its other parameters."""
+    words = _words(name)
+    if not words:
+        return None
+    scope = set(identifier_words)
+    if name.strip("_").lower() in BARE_SCOPE_NAMES & scope:
+        return "identifier"
+    if words[-1] in BARE_SCOPE_NAMES & scope and len(words) > 1 and set(words[:-1]) <= SCOPE_QUALIFIERS:
+        return "identifier"
+    if scope & set(words) and ID_WORDS & set(words):
+        return "identifier"
+    money = set(money_words)
+    if not (NOT_A_VALUE & set(words)):
+        last = words[-1]
+        if last in money or (last in MONEY_UNITS and money & set(words[:-1])):
+            named = set(words) & money
+            if not named <= AMBIGUOUS_MONEY or set(words) & MONEY_CONTEXT - AMBIGUOUS_MONEY or context & MONEY_CONTEXT:
+                return "money"
+    if strict and words[-1] in ("id", "ids", "uuid", "guid"):
+        return "identifier"
+    return None
+
+
+class ModelSuppliedIdentifier(ModelRule):
+    meta = RuleMeta(
+        code="AGL201",
+        name="model-supplied-identifier",
+        summary=(
+            "A tool parameter the model fills carries an identifier that scopes effect "
+            "(tenant, account, user, customer, ...) or a monetary value."
+        ),
+        docs=_DOCS_201,
+        help=(
+            "Take it from the turn's context (`ctx.context.customer_id`, `ctx.deps`, a "
+            "`TokenClaim`) or bind it with `functools.partial`, not from the model."
+        ),
+        settings={
+            "identifier-words": list(SCOPE_WORDS),
+            "money-words": list(MONEY_WORDS),
+            "strict": False,
+        },
+    )
+
+    def check(self) -> Sequence[Diagnostic]:
+        identifier_words = self.settings.get("identifier-words", SCOPE_WORDS)
+        money_words = self.settings.get("money-words", MONEY_WORDS)
+        strict = bool(self.settings.get("strict", False))
+        for tool in self.context.model.tools:
+            fact = tool.fact
+            for param in fact.params:
+                if param.injected:
+                    continue
+                context = set(_words(fact.name))
+                for other in fact.params:
+                    if other is not param:
+                        context.update(_words(other.name))
+                kind = classify(param.name, identifier_words, money_words, strict, frozenset(context))
+                if kind is None:
+                    continue
+                what = (
+                    "an identifier that scopes what the tool acts on"
+                    if kind == "identifier"
+                    else "a monetary value"
+                )
+                source = "schema property" if fact.schema == "inline" else "schema field" if fact.schema else "parameter"
+                self.report(
+                    param.line,
+                    param.column,
+                    f"Tool `{fact.name}` takes `{param.name}` from the model ({source}): {what} must come "
+                    "from the turn's context, not from the model",
+                    end_column=param.column + len(param.name) + (2 if fact.schema == "inline" else 0),
+                )
+        return self.found
+
+
+TEXT_ATTRIBUTES = frozenset({"args", "message", "msg", "detail", "details", "strerror", "reason", "text", "body"})
+TRACEBACK_TEXT = frozenset({"format_exc", "format_exception", "format_exception_only", "format_tb", "format_stack"})
+
+
+class ExceptionTextToModel(ModelRule):
+    meta = RuleMeta(
+        code="AGL202",
+        name="exception-text-to-model",
+        summary="Inside a tool, an exception's text is returned to the model (`return str(e)`, `f\"Error: {e}\"`).",
+        docs=_DOCS_202,
+        help=(
+            "Return a closed outcome (`{\"status\": \"unavailable\"}`) and log the exception instead."
+        ),
+    )
+
+    def check(self) -> Sequence[Diagnostic]:
+        model = self.context.model
+        for tool in model.tools:
+            node = tool.node
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for handler in _handlers(node.body):
+                for ret in _returns(handler.body):
+                    if ret.value is None:
+                        continue
+                    carried = _carries_text(ret.value, handler.name, _assigned(handler.body, handler.name))
+                    if carried:
+                        self.report_node(
+                            ret,
+                            f"Tool `{tool.fact.name}` returns the exception's text to the model ({carried}); "
+                            "return a closed outcome (`ok`, `error`, `invalid_args`, `unavailable`) and log "
+                            "the details",
+                        )
+        return self.found
+
+
+def _handlers(body: Sequence[ast.stmt]) -> Iterator[ast.ExceptHandler]:
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for handler in getattr(stmt, "handlers", ()):
+            yield handler
+            yield from _handlers(handler.body)
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                yield from _handlers(inner)
+        for case in getattr(stmt, "cases", ()):
+            yield from _handlers(case.body)
+
+
+def _returns(body: Sequence[ast.stmt]) -> Iterator[ast.Return]:
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.Return):
+            yield stmt
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                yield from _returns(inner)
+        for handler in getattr(stmt, "handlers", ()):
+            yield from _returns(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            yield from _returns(case.body)
+
+
+def _assigned(body: Sequence[ast.stmt], exc: str | None) -> dict[str, str]:
+    """Names assigned, in the handler, a value carrying the exception's text."""
+    out: dict[str, str] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            carried = _carries_text(stmt.value, exc, out)
+            if carried:
+                out[stmt.targets[0].id] = carried
+    return out
+
+
+def _is_exc(node: ast.AST, exc: str | None) -> bool:
+    return exc is not None and isinstance(node, ast.Name) and node.id == exc
+
+
+def _carries_text(expr: ast.AST, exc: str | None, tainted: dict[str, str]) -> str | None:
+    """How ``expr`` carries the text of exception ``exc`` (a short description), or None."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name) and node.id in tainted and node.id != exc:
+            return tainted[node.id]
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name in ("str", "repr", "format") and node.args and _is_exc(node.args[0], exc):
+                return f"`{name}({exc})`"
+            if name in TRACEBACK_TEXT:
+                return f"`traceback.{name}()`"
+            if name == "format" and isinstance(func, ast.Attribute):
+                values = [*node.args, *(k.value for k in node.keywords)]
+                if any(_is_exc(v, exc) for v in values):
+                    return f"`.format(...{exc}...)`"
+            if name == "__str__" and isinstance(func, ast.Attribute) and _is_exc(func.value, exc):
+                return f"`{exc}.__str__()`"
+        elif isinstance(node, ast.FormattedValue) and (
+            _is_exc(node.value, exc)
+            or (isinstance(node.value, ast.Attribute) and _is_exc(node.value.value, exc)
+                and node.value.attr in TEXT_ATTRIBUTES)
+        ):
+            return f"`{{{exc}}}` in an f-string"
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            right = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            if any(_is_exc(v, exc) for v in right):
+                return f"`% {exc}`"
+        elif isinstance(node, ast.Attribute) and _is_exc(node.value, exc) and node.attr in TEXT_ATTRIBUTES:
+            return f"`{exc}.{node.attr}`"
+    return None

@@ -1,0 +1,104 @@
+"""Partial runs: only some files passed (as pre-commit does), the project rules still
+see the whole project and report only in the passed files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agentlint import engine
+from agentlint.api import settings_for
+from agentlint.cache import Cache
+from agentlint.projects import facts_only_key
+
+PROJECTS = Path(__file__).resolve().parent.parent / "fixtures" / "projects"
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = tmp_path / "costs_dup"
+    shutil.copytree(PROJECTS / "costs_dup", root)
+    return root
+
+
+def _json(result) -> list[dict]:
+    return json.loads(result.output)
+
+
+def test_one_changed_file_reports_the_duplicate_in_an_unchanged_file(project, run_cli):
+    result = run_cli("check", "app/billing.py", "--select", "AGL101", "--output-format", "json", cwd=project)
+    assert result.exit_code == 1, result.output
+    found = _json(result)
+    # Only the passed file is reported ...
+    assert [Path(d["filename"]).name for d in found] == ["billing.py"]
+    # ... and its related locations point at the files that were not passed.
+    related = {(Path(r["filename"]).name, r["location"]["row"]) for r in found[0]["related"]}
+    assert related == {("research.py", 11), ("research.py", 17), ("writer.py", 16)}
+
+
+def test_a_changed_file_without_a_copy_reports_nothing(project, run_cli):
+    result = run_cli("check", "app/pricing.py", "--select", "AGL101", "--output-format", "json", cwd=project)
+    assert result.exit_code == 0, result.output
+    assert _json(result) == []
+
+
+def test_checking_the_folder_is_not_partial(project, run_cli):
+    result = run_cli("check", ".", "--select", "AGL101", "--output-format", "json", cwd=project)
+    assert sorted(Path(d["filename"]).name for d in _json(result)) == ["billing.py", "research.py", "research.py", "writer.py"]
+
+
+def test_a_sub_folder_is_partial(project, run_cli):
+    result = run_cli("check", "app/agents", "--select", "AGL101", "--output-format", "json", cwd=project)
+    found = _json(result)
+    assert sorted(Path(d["filename"]).name for d in found) == ["research.py", "research.py", "writer.py"]
+    # billing.py was not checked but is still a copy
+    assert all(any(r["filename"].endswith("billing.py") for r in d["related"]) for d in found)
+
+
+def test_facts_of_unpassed_files_are_cached_apart_from_full_results(project, monkeypatch):
+    monkeypatch.chdir(project)
+    settings = settings_for(["AGL101"], root=str(project))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    cache = Cache(settings.cache_dir, settings.fingerprint())
+    other = os.path.join("app", "agents", "research.py")
+    key = Cache.key(other, Path(other).read_bytes())
+
+    first = engine.run(["app/billing.py"], settings, paths=["app/billing.py"])
+    assert [d.path for d in first.diagnostics] == ["app/billing.py"]
+    # The unpassed file got a facts-only entry, never a full result.
+    assert cache.get(key) is None
+    entry = cache.get(facts_only_key(key))
+    assert entry is not None and entry["facts"]["cost_terms"]
+
+    # A warm partial run reads those facts instead of parsing the file again.
+    import agentlint.projects as projects_module
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("facts of an unchanged file were recomputed")
+
+    monkeypatch.setattr("agentlint.facts.extract_facts", no_parse)
+    second = engine.run(["app/billing.py"], settings, paths=["app/billing.py"])
+    assert second.diagnostics == first.diagnostics
+    monkeypatch.undo()
+    del projects_module
+
+    # A full run analyses research.py for real (rules and all) and caches the full result.
+    monkeypatch.chdir(project)
+    full = engine.run(["app/agents/research.py", "app/billing.py"], settings, paths=["."])
+    assert cache.get(key) is not None
+    assert {d.path for d in full.diagnostics} == {"app/agents/research.py", "app/billing.py"}
+
+
+def test_stale_facts_of_an_edited_unpassed_file_are_not_used(project, monkeypatch):
+    monkeypatch.chdir(project)
+    settings = settings_for(["AGL101"], root=str(project))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    assert engine.run(["app/billing.py"], settings, paths=["app/billing.py"]).diagnostics
+    # The other copies disappear: the cache is keyed by content, so the next run sees it.
+    for name in ("app/agents/research.py", "app/agents/writer.py"):
+        Path(name).write_text("def nothing():\n    return 0\n", encoding="utf-8")
+    assert engine.run(["app/billing.py"], settings, paths=["app/billing.py"]).diagnostics == []
