@@ -17,6 +17,8 @@ suppressed and are left.
 
 from __future__ import annotations
 
+from agentlint.newsyntax import parse_quietly as _parse_quietly
+
 import ast
 import io
 import os
@@ -122,7 +124,7 @@ def plan_file(
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
         text = decode(content)
-        before = ast.dump(ast.parse(text))
+        before = ast.dump(_parse_quietly(text))
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, MemoryError, RecursionError):
         plan.left += suppressible
         plan.problem = "not changed: it does not parse"
@@ -143,7 +145,7 @@ def plan_file(
     if new_text == text:
         return plan, encoding
     try:
-        after = ast.dump(ast.parse(new_text))
+        after = ast.dump(_parse_quietly(new_text))
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         after = None
     if after != before:

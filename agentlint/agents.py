@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from agentlint import frameworks as fw
+from agentlint.newsyntax import parse_quietly
 from agentlint.types import AgentEdgeFact, AgentFact, FileFacts, ParamFact, ToolFact
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -207,7 +208,7 @@ class FileModel:
             return None
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
-                ann = ast.parse(ann.value, mode="eval").body
+                ann = parse_quietly(ann.value, mode="eval").body
             except SyntaxError:
                 return None
         if isinstance(ann, ast.Subscript):
@@ -398,7 +399,7 @@ class FileModel:
             return ""
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
-                ann = ast.parse(ann.value, mode="eval").body
+                ann = parse_quietly(ann.value, mode="eval").body
             except SyntaxError:
                 return ""
         types = fw.INJECTED_ANNOTATIONS | self.knowledge.injected_types

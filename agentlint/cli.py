@@ -190,7 +190,12 @@ def check(
             err=True,
         )
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if diagnostics and not exit_zero else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if _errors(diagnostics) and not exit_zero else EXIT_CLEAN)
+
+
+def _errors(diagnostics) -> bool:
+    """Whether any finding fails the run (notes never do)."""
+    return any(d.severity == "error" for d in diagnostics)
 
 
 def _emit(
@@ -351,7 +356,7 @@ def _fix_stdin(settings: Settings, unsafe: bool, stdin, output_file, statistics,
         fixed=len(outcome.fixed),
         stream=None if output_file else sys.stderr,
     )
-    sys.exit(EXIT_FINDINGS if remaining and not exit_zero else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if _errors(remaining) and not exit_zero else EXIT_CLEAN)
 
 
 def _print_fixed(fixed, settings: Settings) -> None:

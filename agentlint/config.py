@@ -30,7 +30,7 @@ else:  # pragma: no cover
 OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
 DEFAULT_EXCLUDES = (
     ".agentlint_cache", ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg",
-    ".mypy_cache", ".nox", ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv",
+    ".ipynb_checkpoints", ".mypy_cache", ".nox", ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv",
     "__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules",
     "site-packages", "venv",
 )

@@ -42,24 +42,10 @@ MODULE_SCOPE = "<module>"
 
 # -- cheap prefilters over the source text -------------------------------------------
 
-_TOKEN_TEXT = re.compile(r"token", re.IGNORECASE)
-_PRICE_TEXT = re.compile(
-    r"cost|price|pricing|rate|usd|dollar|per_?1[km]|per_?m|million|1_?000|1e[-0-9]|0\.0", re.IGNORECASE
-)
-_COST_TEXT = re.compile(r"cost", re.IGNORECASE)
-_TOKEN_LINE = re.compile(
-    r"(?:prompt|completion|input|output|cached|reasoning|thinking|total|thoughts|candidates|request|response)_?tokens|"
-    r"token_?count|tokens_used|num_?tokens|n_?tokens|ntokens|cache_(?:read|creation|write)|(?<![\w.])tokens(?![\w(])|"
-    r"len\([^)\n]*(?:token|encode)",
-    re.IGNORECASE,
-)
-_PRICE_LINE = re.compile(r"price|pricing|cost|usd|dollar|per_?1[km]|per_?m(?:tok|illion)|(?:^|_|\b)rates?\b|\bp_(?:in|out)", re.IGNORECASE)
-_NONE_LINE = re.compile(r"cost\w*\s*(?::[^=\n]*)?=\s*None|cost\w*[\"']\s*:\s*None|_usd\w*\s*(?::[^=\n]*)?=\s*None|def \w*cost", re.IGNORECASE)
-_PRICE_DEF_LINE = re.compile(
-    r"(?:price|pricing|cost|usd|per_?1[km]|per_?mtok|per_?million|rates?)\w*\s*(?::[^=\n]*)?=\s*[-\d{(.\[]|"
-    r"[\"'](?:gpt-|gpt4|o[134]-|claude|gemini|llama|mistral|deepseek|text-embedding|anthropic/|openai/)[^\"'\n]*[\"']\s*:\s*[\d{(\[.]",
-    re.IGNORECASE,
-)
+_TOKEN_LINE = re.compile(r"tokens|token_count|encode\(")
+_NONE_LINE = re.compile(r"cost[\w\"']*\s*(?::[^=\n]*)?=\s*none|cost\w*[\"']\s*:\s*none|_usd\w*\s*(?::[^=\n]*)?=\s*none|def \w*cost")
+_MODEL_KEY_LINE = re.compile(r"[\"'](?:gpt|claude|gemini)[^\"'\n]*[\"']\s*:")
+
 
 # -- vocabulary ----------------------------------------------------------------------
 
@@ -274,23 +260,42 @@ class CostExtractor:
         if source is None:
             self.want_terms = self.want_nones = self.want_prices = True
             return
-        self.want_terms = _TOKEN_LINE.search(source) is not None and _PRICE_TEXT.search(source) is not None
-        self.want_nones = _COST_TEXT.search(source) is not None and "None" in source
-        self.want_prices = _PRICE_DEF_LINE.search(source) is not None
+        # Substring tests on the lowered text first: a case-insensitive regex over
+        # every file of a project costs more than the walk it would save.
+        low = source.lower()
+        has_tokens = "tokens" in low or "token_count" in low or "encode(" in low
+        self.want_terms = has_tokens and (
+            "price" in low or "cost" in low or "rate" in low or "usd" in low or "dollar" in low
+            or "per_1" in low or "per_m" in low or "p_in" in low or "tarif" in low
+        )
+        self.want_nones = "None" in source and ("cost" in low or "_usd" in low)
+        # Price constants and tables are module- or class-level assignments (mostly
+        # upper case), read without a walk; tables inside functions are seen when the
+        # function is walked.
+        self.want_prices = (
+            "PRICE" in source or "COST" in source or "PRICING" in source or "RATE" in source or "Price" in source
+            or "PER_1" in source or "PER_M" in source or "USD" in source or '"gpt' in low or "'gpt" in low
+            or '"claude' in low or "'claude" in low or '"gemini' in low or "'gemini" in low
+        )
+        if self.want_nones:
+            self.want_nones = _NONE_LINE.search(low) is not None
         if not (self.want_terms or self.want_nones or self.want_prices):
             return
-        offsets = [m.start() for m in re.finditer("\n", source)]
+        source = low
         found: set[int] = set()
         patterns = []
         if self.want_terms:
             patterns.append(_TOKEN_LINE)
         if self.want_nones:
             patterns.append(_NONE_LINE)
-        if self.want_prices:
-            patterns.append(_PRICE_DEF_LINE)
-        for pattern in patterns:
-            for match in pattern.finditer(source):
-                found.add(bisect.bisect_left(offsets, match.start()) + 1)
+        if self.want_prices and any(w in source for w in ('"gpt', "'gpt", '"claude', "'claude", '"gemini', "'gemini")):
+            patterns.append(_MODEL_KEY_LINE)
+        positions = sorted(m.start() for pattern in patterns for m in pattern.finditer(source))
+        line, previous = 1, 0
+        for position in positions:
+            line += source.count("\n", previous, position)
+            previous = position
+            found.add(line)
         self.candidates = sorted(found)
 
     def _holds(self, stmt: ast.AST) -> bool:
@@ -348,12 +353,21 @@ class CostExtractor:
 
     def _stmt(self, stmt: ast.stmt, place: str, klass: str | None, func: str) -> None:
         cls = type(stmt)
-        if not self._holds(stmt):
-            if cls is ast.Assign:
-                current = self._place(place)
-                for t in stmt.targets:  # type: ignore[attr-defined]
-                    if type(t) is ast.Name:
-                        current.locals.setdefault(t.id, []).append(stmt.value)  # type: ignore[attr-defined]
+        top = place == MODULE_SCOPE or (klass is not None and place == klass)
+        if top and not self._holds(stmt):
+            # Only module and class level is skipped line by line: inside a function
+            # that holds a candidate line, everything is walked (locals, returns).
+            if cls is ast.Assign or cls is ast.AnnAssign:
+                targets = stmt.targets if cls is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
+                value = stmt.value  # type: ignore[attr-defined]
+                if value is not None:
+                    current = self._place(place)
+                    for t in targets:
+                        if type(t) is ast.Name:
+                            current.locals.setdefault(t.id, []).append(value)
+                    if self.want_prices and (type(value) is ast.Dict or type(value) is ast.Constant or type(value) is ast.BinOp):
+                        names = [n for n in (".".join(_segments(t)) for t in targets) if n]
+                        self._assignment(stmt, names, value, place, klass)
             return
         if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
             name = stmt.name  # type: ignore[attr-defined]

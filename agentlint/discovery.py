@@ -161,7 +161,7 @@ def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:
                 if not matcher.excluded(entry.path, True):
                     subdirs.append(entry.path)
                 continue
-            if not entry.name.endswith((".py", ".pyi")):
+            if not entry.name.endswith((".py", ".pyi", ".ipynb")):
                 continue
             if matcher.excluded(entry.path, False):
                 continue

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Iterable, Mapping, Sequence
 
-from agentlint import agents
+from agentlint import agents, notebooks
 from agentlint import rules as registry
 from agentlint.cache import Cache
 from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
 from agentlint.frameworks import framework_of
+from agentlint.newsyntax import lower, newer_syntax, parse_quietly
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
 from agentlint.suppression import apply_suppressions, find_suppressions
 from agentlint.types import Diagnostic, Edit, FileFacts, FileResult, Fix, Position, RuleMeta, Span
@@ -53,6 +54,23 @@ def decode(content: bytes) -> str:
 
 def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult:
     """Analyse one file's bytes. Never raises: problems become diagnostics."""
+    if notebooks.is_notebook(path):
+        return _analyze_notebook(path, content, settings)
+    return _analyze_python(path, content, settings)
+
+
+def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResult:
+    """A notebook is analysed as the Python of its code cells (notebooks.py), in virtual
+    lines; ``finalize`` maps the findings to cells. Outputs (images) do not count
+    towards `max-file-size`, only the code does."""
+    try:
+        source = notebooks.read(content)
+    except notebooks.NotebookError as exc:
+        return unreadable(path, str(exc))
+    return replace(_analyze_python(path, source.text.encode("utf-8"), settings), cells=source.cells.ranges)
+
+
+def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult:
     if len(content) > settings.max_file_size:
         return unreadable(
             path,
@@ -72,7 +90,15 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
     try:
-        tree = ast.parse(text, filename=path)
+        try:
+            tree = parse_quietly(text, path)
+        except SyntaxError as exc:
+            # newer syntax than this interpreter reads (PEP 695, PEP 701): read a
+            # lowered copy with the same lines, when LibCST can parse the file
+            lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
+            if lowered is None:
+                raise
+            tree = parse_quietly(lowered, path)
         facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
@@ -596,6 +622,7 @@ def finalize(
             enabled=enabled,
             rules=rules,
         )
+    out = notebooks.to_cells(out, {p: r.cells for p, r in results.items() if r.cells})
     out.sort(key=Diagnostic.sort_key)
     return out
 

@@ -22,6 +22,9 @@ SYMBOL forms:
 
 from __future__ import annotations
 
+from agentlint import notebooks
+from agentlint.newsyntax import parse_quietly as _parse_quietly
+
 import ast
 import bisect
 import difflib
@@ -68,7 +71,7 @@ def parse_symbol(raw: str) -> Query:
             raise UsageError("SYMBOL is an empty string")
         return Query(raw, "string", text[1:-1])
     head, colon, name = text.rpartition(":")
-    if colon and head.endswith((".py", ".pyi")) and _IDENTIFIER.match(name):
+    if colon and head.endswith((".py", ".pyi", ".ipynb")) and _IDENTIFIER.match(name):
         return Query(raw, "symbol", name, path=head)
     if _IDENTIFIER.match(text) and not text.lower().endswith(TEXT_SUFFIXES):
         return Query(raw, "symbol", text)
@@ -316,7 +319,9 @@ def _python_sources(files: ProjectFiles, needles: list[str]):
         except OSError:
             continue
         if any(n in data for n in encoded):
-            yield number, entry.path, data.decode("utf-8", errors="replace")
+            text = notebooks.python_text(entry.path, data)  # a notebook: its code cells
+            if text is not None:
+                yield number, entry.path, text
 
 
 # -- the answer ------------------------------------------------------------------------------
@@ -387,11 +392,13 @@ def _short_values(graph: Graph, targets: list[NodeRef]) -> list[str]:
         if definition is None or definition.kind not in ("variable", "attribute"):
             continue
         source = _read_text(graph.entries[ref[0]].path, None)
+        if source is not None and notebooks.is_notebook(graph.entries[ref[0]].path):
+            source = notebooks.python_text(graph.entries[ref[0]].path, source.encode("utf-8"))
         if source is None:
             continue
         lines = source.split("\n")[definition.line - 1 : definition.end_line]
         try:
-            tree = ast.parse("\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)))
+            tree = _parse_quietly("\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)))
         except SyntaxError:
             continue
         for stmt in tree.body:
@@ -543,7 +550,7 @@ def _explain_literal(answer, files, needles, matches, edge_kind, grep, text_need
     for number, path, text in _python_sources(files, needles):
         exact: set[int] = set()
         try:
-            tree = ast.parse(text)
+            tree = _parse_quietly(text)
         except (SyntaxError, ValueError, RecursionError):
             tree = None
         if tree is not None:
@@ -585,7 +592,7 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
     path = graph.entries[node[0]].path
     labels = classify(graph, node)
     groups = _groups(labels)
-    return {
+    return notebooks.cell_located({
         "id": graph.node_id(node),
         "name": node[1],
         "qualified": graph.qualified(node),
@@ -595,7 +602,7 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
         "depth": answer.distance.get(node),
         "groups": groups,
         "why": [why for _, why in labels],
-    }
+    })
 
 
 def _groups(labels: list[tuple[str, str]]) -> list[str]:
@@ -615,6 +622,14 @@ def to_json(answer: Answer) -> dict[str, Any]:
     def ident(node: Any) -> str:
         return described[node]["id"] if node in described else str(node)
 
+    def lines_of(node: Any, lines: list) -> list:
+        # In a notebook, a use's line is given as "cell N:L" (see notebooks.py).
+        path = graph.entries[node[0]].path if isinstance(node, tuple) else None
+        if not path or not notebooks.is_notebook(path):
+            return lines
+        located = [notebooks.locate_on_disk(path, line) for line in lines]
+        return [f"cell {c[0]}:{c[1]}" if c else line for c, line in zip(located, lines)]
+
     def order(node: Any) -> tuple:
         d = described[node]
         return (d.get("depth") or 0, d["path"] or "", d["line"] or 0, d["name"])
@@ -629,13 +644,13 @@ def to_json(answer: Answer) -> dict[str, Any]:
     edges = []
     if answer.reach is not None:
         for source, target, data in answer.reach.edges(data=True):
-            edges.append({"from": ident(source), "to": ident(target), "kind": data.get("kind"), "lines": data.get("lines", [])})
+            edges.append({"from": ident(source), "to": ident(target), "kind": data.get("kind"), "lines": lines_of(source, data.get("lines", []))})
         edges.sort(key=lambda e: (e["to"], e["from"]))
     readers = []
     for node in sorted(answer.readers(), key=order):
         entry = dict(described[node])
         entry["via"] = [
-            {"to": ident(t), "kind": answer.reach.edges[node, t]["kind"], "lines": answer.reach.edges[node, t]["lines"]}
+            {"to": ident(t), "kind": answer.reach.edges[node, t]["kind"], "lines": lines_of(node, answer.reach.edges[node, t]["lines"])}
             for t in answer.reach.successors(node)
             if answer.distance.get(t) == 0
         ]
@@ -654,7 +669,7 @@ def to_json(answer: Answer) -> dict[str, Any]:
         "edges": edges,
         "depth": answer.depth,
         "text_matches": [m.to_json() for m in answer.text_matches],
-        "python_mentions": [m.to_json() for m in answer.python_mentions],
+        "python_mentions": [notebooks.cell_located(m.to_json()) for m in answer.python_mentions],
         "python_mentions_left_out": answer.mentions_left_out,
         "notes": answer.notes,
     }

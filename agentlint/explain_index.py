@@ -249,7 +249,7 @@ def walk(paths: list[str], settings: Settings) -> Walk:
             continue
         if not os.path.isdir(given):
             name = os.path.basename(given)
-            if name.endswith((".py", ".pyi")) or not is_text_file(name):
+            if name.endswith((".py", ".pyi", ".ipynb")) or not is_text_file(name):
                 add(display_path(given), os.path.realpath(given), True)
             else:
                 add(display_path(given), os.path.realpath(given), False)
@@ -276,7 +276,7 @@ def walk(paths: list[str], settings: Settings) -> Walk:
                     if not matcher.excluded(entry.path, True):
                         subdirs.append((entry.path, os.path.join(real_folder, entry.name)))
                     continue
-                python = entry.name.endswith((".py", ".pyi"))
+                python = entry.name.endswith((".py", ".pyi", ".ipynb"))
                 if not python and not is_text_file(entry.name):
                     continue
                 if matcher.excluded(entry.path, False):

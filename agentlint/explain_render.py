@@ -23,7 +23,10 @@ def render(answer: Answer, fmt: str) -> str:
 
 
 def _where(node: dict[str, Any]) -> str:
-    return f"{node['path']}:{node['line']}" if node.get("path") else ""
+    if not node.get("path"):
+        return ""
+    cell = f"cell {node['cell']}:" if node.get("cell") is not None else ""  # a notebook
+    return f"{node['path']}:{cell}{node['line']}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -93,7 +96,7 @@ def _text(answer: Answer, data: dict[str, Any]) -> str:
         out.append("")
         out.append(f"Text matches in non-Python files (grep, not from the graph) ({len(data['text_matches'])}):")
         for m in data["text_matches"]:
-            out.append(f"  {m['path']}:{m['line']}: {m['text']}")
+            out.append(f"  {_where(m)}: {m['text']}")
     if data["python_mentions"]:
         out.append("")
         left = data["python_mentions_left_out"]
@@ -102,7 +105,7 @@ def _text(answer: Answer, data: dict[str, Any]) -> str:
             f"Python lines that mention it but are not linked in the graph (grep) ({len(data['python_mentions'])}{extra}):"
         )
         for m in data["python_mentions"]:
-            out.append(f"  {m['path']}:{m['line']}: {m['text']}")
+            out.append(f"  {_where(m)}: {m['text']}")
     if not data["found"]:
         out.append("")
         out.append("Nothing found: no definition, no use, no text match.")

@@ -153,6 +153,9 @@ def fix_content(
     from agentlint.engine import decode
 
     result = FileFix(path, content)
+    if path.lower().endswith(".ipynb"):
+        result.error = "not fixed: --fix does not rewrite notebooks yet; apply the fixes in the cells by hand"
+        return result
     try:
         text = decode(content)
     except (UnicodeDecodeError, SyntaxError, LookupError):

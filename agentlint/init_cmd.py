@@ -10,6 +10,8 @@ with `--force`; an `agentlint.toml` (which wins over `pyproject.toml`) stops it.
 
 from __future__ import annotations
 
+from agentlint.newsyntax import parse_quietly as _parse_quietly
+
 import ast
 import os
 import re
@@ -106,7 +108,7 @@ def _module_name(path: str, root: Path) -> str:
 
 def _candidates(path: str, content: bytes, root: Path, found: Findings, cost: bool, prompt: bool) -> None:
     try:
-        tree = ast.parse(content)
+        tree = _parse_quietly(content)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return
     module = _module_name(path, root)

@@ -178,7 +178,9 @@ def load_context_facts(
         try:
             from agentlint.engine import decode
 
-            text = decode(content)
+            from agentlint import notebooks
+
+            text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
             facts = extract_facts(path, ast.parse(text, filename=path), text)
         except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
             facts = FileFacts(module=module_name_for(path), complete=False)

@@ -30,6 +30,7 @@ tell the project's prompt blocks from a vendor's (`RECOMMENDED_PROMPT_PREFIX`).
 from __future__ import annotations
 
 import ast
+import bisect
 import hashlib
 import re
 from typing import Callable
@@ -38,11 +39,6 @@ from agentlint.types import PromptSiteFact
 
 MODULE_SCOPE = "<module>"
 
-_PROMPT_TEXT = re.compile(
-    r"prompt|instruction|backstory|system_message|SystemMessage|[\"'](?:system|developer)[\"']|system\s*=|"
-    r"system_instruction|template",
-    re.IGNORECASE,
-)
 PROMPT_KWARGS = frozenset({
     "instructions", "system_prompt", "system", "system_message", "instruction", "prompt", "backstory",
     "system_instruction", "global_instruction", "static_instruction", "system_template", "prompt_template",
@@ -101,7 +97,36 @@ class _Place:
         self.locals: dict[str, list[ast.AST]] = {}
 
 
+_CANDIDATE = re.compile(r"prompt|instruction|system|backstory|template")
+
+
+def candidate_lines(low: str) -> list[int]:
+    found: set[int] = set()
+    line, previous = 1, 0
+    for match in _CANDIDATE.finditer(low):
+        position = match.start()
+        line += low.count("\n", previous, position)
+        previous = position
+        found.add(line)
+    return sorted(found)
+
+
 class PromptExtractor:
+    candidates: list[int] | None = None
+    """Lines with prompt vocabulary (None: every line). Module- and class-level
+    statements and definitions without one are not walked."""
+
+    def _holds(self, stmt: ast.AST) -> bool:
+        if self.candidates is None:
+            return True
+        start = stmt.lineno  # type: ignore[attr-defined]
+        end = getattr(stmt, "end_lineno", None) or start
+        decorators = getattr(stmt, "decorator_list", None)
+        if decorators:
+            start = min(start, *(d.lineno for d in decorators))
+        i = bisect.bisect_left(self.candidates, start)
+        return i < len(self.candidates) and self.candidates[i] <= end
+
     def __init__(self, module: str, resolve: Callable[[str], str], lines: Callable[[], list[str]]) -> None:
         self.module = module
         self.resolve = resolve
@@ -146,6 +171,17 @@ class PromptExtractor:
 
     def _stmt(self, stmt: ast.stmt, place: str, klass: str | None, func: str, prompt_func: bool) -> None:
         cls = type(stmt)
+        if (place == MODULE_SCOPE or (klass is not None and place == klass)) and not self._holds(stmt):
+            if cls is ast.Assign:
+                # Still a possible prompt block (a long string constant) and a local.
+                current = self._place(place)
+                for target in stmt.targets:  # type: ignore[attr-defined]
+                    if type(target) is ast.Name:
+                        current.locals.setdefault(target.id, []).append(stmt.value)  # type: ignore[attr-defined]
+                        if self._is_block_value(target.id, stmt.value):  # type: ignore[attr-defined]
+                            prefix = self.module if place == MODULE_SCOPE else f"{self.module}.{place}"
+                            self.blocks.append(f"{prefix}.{target.id}")
+            return
         if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
             name = stmt.name  # type: ignore[attr-defined]
             top = place == MODULE_SCOPE or (klass is not None and place == klass)
@@ -400,7 +436,8 @@ def extract(
     tree: ast.Module, source: str | None, module: str, resolve: Callable[[str], str]
 ) -> tuple[tuple[PromptSiteFact, ...], tuple[str, ...]]:
     """The prompt-assembly sites and the prompt-like module constants of one module."""
-    if source is not None and not _PROMPT_TEXT.search(source):
+    low = source.lower() if source is not None else None
+    if low is not None and not any(w in low for w in ("prompt", "instruction", "system", "backstory")):
         return (), ()
     cache: list[list[str]] = []
 
@@ -410,5 +447,7 @@ def extract(
         return cache[0]
 
     extractor = PromptExtractor(module, resolve, lines)
+    if low is not None:
+        extractor.candidates = candidate_lines(low)
     extractor.run(tree)
     return tuple(extractor.sites), tuple(dict.fromkeys(extractor.blocks))

@@ -43,13 +43,18 @@ class RelatedLocation:
     path: str
     span: Span
     message: str = ""
+    cell: int | None = None
+    """For a notebook: the cell (1-based, among all cells); ``span`` is then in the cell."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "span": self.span.to_json(), "message": self.message}
+        data: dict[str, Any] = {"path": self.path, "span": self.span.to_json(), "message": self.message}
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "RelatedLocation":
-        return RelatedLocation(data["path"], Span.from_json(data["span"]), data.get("message", ""))
+        return RelatedLocation(data["path"], Span.from_json(data["span"]), data.get("message", ""), data.get("cell"))
 
 
 @dataclass(frozen=True)
@@ -99,13 +104,20 @@ class Diagnostic:
     help: str = ""
     related: tuple[RelatedLocation, ...] = ()
     fix: Fix | None = None
+    cell: int | None = None
+    """For a notebook (`.ipynb`): the cell, 1-based among all the notebook's cells
+    (markdown cells count); ``span`` and the fix's edits are then lines of that cell.
+    None for a Python file."""
+    severity: str = "error"
+    """"error" (a finding: it fails the run) or "note" (information: shown, counted
+    apart, never changes the exit status)."""
 
     @property
     def line(self) -> int:
         return self.span.start.line
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.path, self.span.start, self.code, self.message)
+        return (self.path, self.cell or 0, self.span.start, self.code, self.message)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -120,6 +132,10 @@ class Diagnostic:
             data["related"] = [r.to_json() for r in self.related]
         if self.fix is not None:
             data["fix"] = self.fix.to_json()
+        if self.cell is not None:
+            data["cell"] = self.cell
+        if self.severity != "error":
+            data["severity"] = self.severity
         return data
 
     @staticmethod
@@ -134,6 +150,8 @@ class Diagnostic:
             help=data.get("help", ""),
             related=tuple(RelatedLocation.from_json(r) for r in data.get("related", ())),
             fix=Fix.from_json(fix) if fix else None,
+            cell=data.get("cell"),
+            severity=data.get("severity", "error"),
         )
 
 
@@ -419,13 +437,20 @@ class FileResult:
     diagnostics: tuple[Diagnostic, ...]
     facts: FileFacts
     suppressions: tuple["Suppression", ...] = ()
+    cells: tuple[tuple[int, int, int], ...] = ()
+    """For a notebook: (first virtual line, cell, line count) per code cell checked
+    (notebooks.CellMap). Diagnostics, facts and suppressions of a notebook are in
+    virtual lines until ``engine.finalize`` maps them to cells."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "facts": self.facts.to_json(),
             "suppressions": [asdict(s) for s in self.suppressions],
         }
+        if self.cells:
+            data["cells"] = [list(c) for c in self.cells]
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any], path: str, *, with_facts: bool = True) -> "FileResult":
@@ -437,6 +462,7 @@ class FileResult:
             suppressions=tuple(
                 Suppression(s["line"], s["column"], tuple(s["codes"])) for s in data["suppressions"]
             ),
+            cells=tuple((c[0], c[1], c[2]) for c in data.get("cells", ())),
         )
 
 

@@ -389,7 +389,7 @@ RUFF_KEYS = {
     "noqa_row",
     "url",
 }
-EXTRA_KEYS = {"name", "related"}
+EXTRA_KEYS = {"name", "related", "severity", "test"}
 
 
 def test_json(project: Path) -> None:

@@ -34,11 +34,29 @@ class SourceLines:
             self._cache[path] = split_lines(text) if text is not None else None
         return self._cache[path]
 
-    def line(self, path: str, number: int) -> str | None:
-        lines = self.lines(path)
+    def line(self, path: str, number: int, cell: int | None = None) -> str | None:
+        lines = self.lines(path) if cell is None else self.cell_lines(path, cell)
         if lines is None or not 1 <= number <= len(lines):
             return None
         return lines[number - 1]
+
+    def cell_lines(self, path: str, cell: int) -> list[str] | None:
+        """The lines of one cell of a notebook (as written, IPython syntax and all)."""
+        key = f"{path}\0cell {cell}"
+        if key not in self._cache:
+            from agentlint import notebooks
+
+            lines = None
+            try:
+                text = self._read(path)
+                if text is not None:
+                    cells = notebooks.load(text.encode("utf-8"))["cells"]
+                    if 1 <= cell <= len(cells):
+                        lines = notebooks.split_cell(notebooks.cell_source(cells[cell - 1]))
+            except (OSError, UnicodeError, ValueError):
+                lines = None
+            self._cache[key] = lines
+        return self._cache[key]
 
 
 def is_safe_fix(diagnostic: Diagnostic) -> bool:

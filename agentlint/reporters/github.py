@@ -40,4 +40,5 @@ def write_github(report: "Report", out: TextIO) -> None:
         for r in d.related:
             where = f"{posix(r.path)}:{r.span.start.line}:{r.span.start.column}"
             message += f"\nother place: {where} {r.message}".rstrip()
-        out.write(f"::error {joined}::{escape_data(message)}\n")
+        command = "notice" if d.severity == "note" else "error"
+        out.write(f"::{command} {joined}::{escape_data(message)}\n")

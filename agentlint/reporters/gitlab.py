@@ -43,7 +43,7 @@ def gitlab_issues(report: "Report") -> list[dict[str, Any]]:
                     },
                     "path": path,
                 },
-                "severity": "major",
+                "severity": "info" if d.severity == "note" else "major",
             }
         )
     return issues

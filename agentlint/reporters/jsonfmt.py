@@ -1,6 +1,7 @@
 """``json`` and ``json-lines``: ruff's JSON objects, plus ``name`` and ``related``.
 
-Each object has ruff's keys: ``cell`` (always null), ``code``, ``end_location``,
+Each object has ruff's keys: ``cell`` (the notebook cell, 1-based among all cells, with
+``location`` in that cell; null outside notebooks), ``code``, ``end_location``,
 ``filename`` (absolute), ``fix``, ``location``, ``message``, ``noqa_row``, ``url``.
 Locations are ``{"column", "row"}``, 1-based; end columns are exclusive, as in ruff.
 """
@@ -11,6 +12,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agentlint.fsutil import is_test_path
 from agentlint.reporters import rule_url
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ RUFF_KEYS = frozenset(
         "url",
     }
 )
-EXTRA_KEYS = frozenset({"name", "related"})
+EXTRA_KEYS = frozenset({"name", "related", "severity", "test"})
 
 
 def _location(position: "Position") -> dict[str, int]:
@@ -51,11 +53,16 @@ def diagnostic_object(d: "Diagnostic") -> dict[str, Any]:
             "message": d.fix.message,
         }
     related = [
-        {"filename": os.path.abspath(r.path), **_span(r.span), "message": r.message}
+        {
+            "filename": os.path.abspath(r.path),
+            **_span(r.span),
+            "message": r.message,
+            **({"cell": r.cell} if r.cell is not None else {}),
+        }
         for r in d.related
     ]
     data: dict[str, Any] = {
-        "cell": None,
+        "cell": d.cell,
         "code": d.code,
         "end_location": _location(d.span.end),
         "filename": os.path.abspath(d.path),
@@ -65,6 +72,8 @@ def diagnostic_object(d: "Diagnostic") -> dict[str, Any]:
         "name": d.name,
         "noqa_row": d.span.start.line,
         "related": related,
+        "severity": d.severity,
+        "test": is_test_path(d.path),
         "url": rule_url(d.code),
     }
     return data

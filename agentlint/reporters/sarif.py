@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
+from agentlint.fsutil import is_test_path
 from agentlint.reporters import HOMEPAGE_URL, rule_url
 from agentlint.reporters._common import relative_to_root
 
@@ -40,6 +41,27 @@ def _full_description(meta: "RuleMeta") -> str:
     return meta.summary or meta.name or meta.code
 
 
+FAMILIES = {
+    "AGL0": "engine",
+    "AGL1": "cost",
+    "AGL2": "tool-boundary",
+    "AGL3": "verdicts-and-fail-open",
+    "AGL4": "prompt-composition",
+    "AGL5": "agent-composition",
+    "AGL6": "renamed-api",
+    "AGL9": "meta",
+}
+"""Rule families by code prefix (``properties.tags`` of each rule)."""
+
+FINGERPRINT_KEY = "agentlintFinding/v1"
+"""The ``partialFingerprints`` key: the baseline's key of the finding (path, code,
+normalised source text, occurrence), so a finding keeps its identity across line moves."""
+
+
+def family(code: str) -> str:
+    return FAMILIES.get(code[:4], "other")
+
+
 def _descriptor(code: str, meta: "RuleMeta | None", name: str) -> dict[str, Any]:
     if meta is None:
         # A code reported but missing from the registry: still describe it minimally.
@@ -49,6 +71,7 @@ def _descriptor(code: str, meta: "RuleMeta | None", name: str) -> dict[str, Any]
             "shortDescription": {"text": name or code},
             "helpUri": rule_url(code),
             "defaultConfiguration": {"level": "error"},
+            "properties": {"tags": ["agentlint", family(code)]},
         }
     summary = meta.summary or meta.name or code
     docs = meta.docs.strip() if meta.docs else ""
@@ -60,7 +83,11 @@ def _descriptor(code: str, meta: "RuleMeta | None", name: str) -> dict[str, Any]
         "help": {"text": docs or summary, "markdown": docs or summary},
         "helpUri": rule_url(code),
         "defaultConfiguration": {"level": "error"},
-        "properties": {"fixable": meta.fixable, "defaultSelected": meta.default_selected},
+        "properties": {
+            "fixable": meta.fixable,
+            "defaultSelected": meta.default_selected,
+            "tags": ["agentlint", family(code)],
+        },
     }
 
 
@@ -105,14 +132,25 @@ def _message(text: str) -> dict[str, str]:
     return {"text": text}
 
 
-def _result(d: "Diagnostic", index: int, locations: _Locations) -> dict[str, Any]:
+def _result(
+    d: "Diagnostic", index: int, locations: _Locations, fingerprint: str | None = None, scope: "tuple[str, str] | None" = None
+) -> dict[str, Any]:
+    location: dict[str, Any] = {"physicalLocation": locations.physical(d.path, d.span)}
+    if d.cell is not None:  # a notebook: the region's lines are lines of this cell
+        location["properties"] = {"cell": d.cell}
+    if scope is not None:
+        location["logicalLocations"] = [{"fullyQualifiedName": scope[0], "name": scope[0].rpartition(".")[2], "kind": scope[1]}]
     result: dict[str, Any] = {
         "ruleId": d.code,
         "ruleIndex": index,
-        "level": "error",
+        "level": "note" if d.severity == "note" else "error",
         "message": _message(d.message),
-        "locations": [{"physicalLocation": locations.physical(d.path, d.span)}],
+        "locations": [location],
     }
+    if is_test_path(d.path):
+        result["properties"] = {"tags": ["test-code"]}
+    if fingerprint is not None:
+        result["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
     if d.related:
         related = []
         for number, r in enumerate(d.related, start=1):
@@ -120,6 +158,8 @@ def _result(d: "Diagnostic", index: int, locations: _Locations) -> dict[str, Any
                 "id": number,
                 "physicalLocation": locations.physical(r.path, r.span),
             }
+            if r.cell is not None:
+                item["properties"] = {"cell": r.cell}
             if r.message:
                 item["message"] = _message(r.message)
             related.append(item)
@@ -143,7 +183,7 @@ def _result(d: "Diagnostic", index: int, locations: _Locations) -> dict[str, Any
             }
         ]
         if not d.fix.safe:
-            result["properties"] = {"fixApplicability": "unsafe"}
+            result.setdefault("properties", {})["fixApplicability"] = "unsafe"
     return result
 
 
@@ -157,7 +197,14 @@ def sarif_log(report: "Report") -> dict[str, Any]:
     descriptors = [_descriptor(code, report.rules.get(code), names.get(code, "")) for code in codes]
 
     locations = _Locations(report.root)
-    results = [_result(d, index[d.code], locations) for d in report.diagnostics]
+    from agentlint.baseline import finding_keys
+
+    keys = finding_keys(report.diagnostics, root=report.root, read_source=report.read_source)
+    scopes = _Scopes(report.read_source)
+    results = [
+        _result(d, index[d.code], locations, key.fingerprint(), scopes.enclosing(d.path, d.span.start.line))
+        for d, key in zip(report.diagnostics, keys)
+    ]
     notifications = [
         {
             "level": "error",
@@ -200,6 +247,60 @@ def sarif_log(report: "Report") -> dict[str, Any]:
             }
         ],
     }
+
+
+class _Scopes:
+    """The innermost function or class holding a line (SARIF ``logicalLocations``), from
+    the file's `ast` (each file with findings is parsed once)."""
+
+    def __init__(self, read_source) -> None:
+        self._read = read_source
+        self._defs: dict[str, list[tuple[int, int, str, str]]] = {}
+
+    def enclosing(self, path: str, line: int) -> "tuple[str, str] | None":
+        defs = self._defs.get(path)
+        if defs is None:
+            defs = self._defs[path] = self._index(path)
+        best = None
+        for start, end, name, kind in defs:
+            if start <= line <= end and (best is None or start >= best[0]):
+                best = (start, end, name, kind)
+        return (best[2], best[3]) if best else None
+
+    def _index(self, path: str) -> list[tuple[int, int, str, str]]:
+        import ast
+        import warnings
+
+        try:
+            text = self._read(path)
+        except (OSError, UnicodeError, ValueError):
+            text = None
+        if not text or not path.endswith((".py", ".pyi")):
+            return []
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return []
+        out: list[tuple[int, int, str, str]] = []
+
+        def walk(body, prefix: str, in_class: bool) -> None:
+            for node in body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    name = f"{prefix}{node.name}"
+                    kind = "type" if isinstance(node, ast.ClassDef) else ("member" if in_class else "function")
+                    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                    out.append((start, node.end_lineno or node.lineno, name, kind))
+                    walk(node.body, name + ".", isinstance(node, ast.ClassDef))
+                elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):
+                    for field in ("body", "orelse", "finalbody"):
+                        walk(getattr(node, field, []) or [], prefix, in_class)
+                    for handler in getattr(node, "handlers", []):
+                        walk(handler.body, prefix, in_class)
+
+        walk(tree.body, "", False)
+        return out
 
 
 def write_sarif(report: "Report", out: TextIO) -> None:

@@ -91,15 +91,18 @@ def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
 
 def _header(d: "Diagnostic", style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
     sep = style.cyan(":")
-    location = f"{style.bold(d.path)}{sep}{d.span.start.line}{sep}{d.span.start.column}{sep}"
+    cell = f"cell {d.cell}{sep}" if d.cell is not None else ""
+    location = f"{style.bold(d.path)}{sep}{cell}{d.span.start.line}{sep}{d.span.start.column}{sep}"
     fix = f"[{style.cyan('*')}] " if show_fix_status and is_fixable(d, unsafe_fixes) else ""
+    if d.severity == "note":
+        return f"{location} {style.cyan(d.code)} note: {d.message}"
     return f"{location} {style.error(d.code)} {fix}{d.message}"
 
 
 def _details(
     d: "Diagnostic", report: "Report", sources: SourceLines, style: _Style
 ) -> list[str]:
-    lines = sources.lines(d.path)
+    lines = sources.lines(d.path) if d.cell is None else sources.cell_lines(d.path, d.cell)
     frame, width = _frame(lines, d.span, d.code, style) if lines is not None else ([], 1)
     result = list(frame)
     indent = " " * (width + 1)
@@ -114,7 +117,8 @@ def _details(
     if help_text:
         result.append(f"{indent}{eq} {style.bold('help')}: {help_text}")
     for related in d.related:
-        where = f"{related.path}:{related.span.start.line}:{related.span.start.column}"
+        cell = f"cell {related.cell}:" if related.cell is not None else ""
+        where = f"{related.path}:{cell}{related.span.start.line}:{related.span.start.column}"
         note = f"other place: {where} {related.message}".rstrip()
         result.append(f"{indent}{eq} {style.bold('note')}: {note}")
     return result
@@ -246,17 +250,19 @@ def _frame(
 
 
 def _write_summary(report: "Report", out: TextIO, style: _Style, fixable: int) -> None:
-    total = len(report.diagnostics)
+    notes = sum(1 for d in report.diagnostics if d.severity == "note")
+    total = len(report.diagnostics) - notes
+    also = f" ({notes} note{'' if notes == 1 else 's'} above)" if notes else ""
     if report.fixed:
         found = total + report.fixed
         out.write(
             f"Found {found} error{'' if found == 1 else 's'} "
-            f"({report.fixed} fixed, {total} remaining).\n"
+            f"({report.fixed} fixed, {total} remaining){also}.\n"
         )
     elif total == 0:
-        out.write(style.success("All checks passed!") + "\n")
+        out.write(style.success("All checks passed!") + (also.replace(" above", "") if notes else "") + "\n")
     else:
-        out.write(f"Found {total} error{'' if total == 1 else 's'}.\n")
+        out.write(f"Found {total} error{'' if total == 1 else 's'}{also}.\n")
     if not report.fix_hint:
         return
     hidden = 0

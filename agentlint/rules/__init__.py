@@ -33,6 +33,7 @@ def model_rules() -> tuple[type["ModelRule"], ...]:
 @lru_cache(maxsize=None)
 def project_rules() -> tuple[type["ProjectRule"], ...]:
     from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
+    from agentlint.rules.no_tools_recognised import NoToolsRecognised
     from agentlint.rules.cost_formulas import DuplicatedCostFormula
     from agentlint.rules.cost_semantics import CachedTokensDoubleCounted, ReasoningTokensMiscounted
     from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
@@ -46,6 +47,7 @@ def project_rules() -> tuple[type["ProjectRule"], ...]:
         HardCodedPrice,
         PromptAssembledInMultiplePlaces,
         AgentAsToolTooDeep,
+        NoToolsRecognised,
     )
 
 

@@ -1,0 +1,116 @@
+"""Reading code written for a newer Python than the one agentlint runs on.
+
+Facts and the agent model come from the running interpreter's ``ast``, which rejects
+syntax newer than itself: PEP 695 type parameters and ``type`` aliases (3.12), PEP 701
+f-strings that reuse their own quotes (3.12). LibCST parses all of them. When ``ast``
+fails and LibCST succeeds, :func:`lower` rewrites just those constructs into an older
+equivalent with the same line structure — ``type X[T] = v`` becomes ``X = v``,
+``def f[T](...)`` becomes ``def f(...)``, an f-string the interpreter cannot read becomes
+a plain string spanning the same lines — so the facts keep their line numbers. What
+the rewrite drops (type parameters, the expressions inside such f-strings) carries no
+tool, call or prompt that the rules read, except calls inside those f-strings, which
+are lost; the file's facts say so (``complete`` stays true, the engine adds no error).
+
+Every ``ast.parse`` of user code goes through :func:`parse_quietly`: the interpreter's
+``SyntaxWarning``/``DeprecationWarning`` about the analysed code (`"\\d"` escapes,
+`is` with a literal) are not agentlint's to print.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+
+def parse_quietly(text: str, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
+    """``ast.parse`` without the interpreter's warnings about the analysed code."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename, mode=mode)
+
+
+_NEWER = re.compile(r"^\s*(?:type\s+\w+|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
+
+
+def newer_syntax(text: str, error: SyntaxError) -> bool:
+    """Does this syntax error look like 3.12 syntax (a PEP 701 f-string, PEP 695 type
+    parameters or a `type` alias) rather than a mistake? Only then is LibCST asked
+    (never for "too deeply nested" input, which can crash its native parser)."""
+    message = str(getattr(error, "msg", "") or "")
+    if "nested" in message or "too complex" in message:
+        return False
+    if "f-string" in message:
+        return True
+    lines = text.splitlines()
+    number = getattr(error, "lineno", None) or 0
+    return 0 < number <= len(lines) and bool(_NEWER.match(lines[number - 1]))
+
+
+def lower(text: str) -> str | None:
+    """``text`` rewritten so the running ``ast`` can read it, keeping every line and
+    column of what is left, or None when LibCST cannot parse it either (then it is a
+    real syntax error)."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text))
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:
+        return None
+    module = wrapper.module
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+
+    def offset(pos) -> int:
+        return offsets[pos.line - 1] + pos.column
+
+    edits: list[tuple[int, int, str]] = []
+
+    def blank(start: int, end: int, keep: str = "") -> None:
+        chunk = text[start:end]
+        body = "".join(c if c in "\r\n" else " " for c in chunk[len(keep):])
+        edits.append((start, end, keep + body))
+
+    class Find(cst.CSTVisitor):
+        def visit_TypeParameters(self, node) -> None:
+            where = positions[node]
+            blank(offset(where.start), offset(where.end))
+
+        def visit_TypeAlias(self, node) -> None:
+            # `type X[T] = v` -> `X      = v`: the name moves to the statement's start
+            start = offset(positions[node].start)
+            name = node.name.value
+            name_end = offset(positions[node.name].end)
+            end = offset(positions[node.type_parameters].end) if node.type_parameters is not None else name_end
+            blank(start, end, keep=name)
+            return False  # type: ignore[return-value]
+
+        def visit_FormattedString(self, node) -> bool:
+            code = module.code_for_node(node)
+            try:
+                parse_quietly(code, mode="eval")
+                return False
+            except SyntaxError:
+                pass
+            where = positions[node]
+            start, end = offset(where.start), offset(where.end)
+            quote = node.start[-3:] if node.start.endswith(("'\'\'\'", '"""')) else node.start[-1]
+            if "\n" in code and len(quote) == 1:
+                quote = quote * 3
+            inner = "".join(c if c in "\r\n" else " " for c in code[len(node.start) : len(code) - len(node.end)])
+            inner += " " * max(0, len(code) - 2 * len(quote) - len(inner))  # the prefix's width
+            edits.append((start, end, quote + inner + quote))
+            return False
+
+    try:
+        wrapper.visit(Find())
+    except Exception:
+        return None
+    out = text
+    for start, end, replacement in sorted(edits, reverse=True):
+        out = out[:start] + replacement + out[end:]
+    return out

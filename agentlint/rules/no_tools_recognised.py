@@ -1,0 +1,106 @@
+"""AGL901 no-tools-recognised: the project imports an agent framework, yet agentlint
+recognised no tool in it — so "nothing found" by the tool rules is not "clean".
+
+A note, not a finding: it never changes the exit status. A project rule over the facts
+(each file's frameworks and tools), so it sees the whole project in partial runs too.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from agentlint.frameworks import FRAMEWORK_NAMES
+from agentlint.rule import ProjectRule
+from agentlint.types import Diagnostic, Position, RuleMeta, Span
+
+TOOL_FRAMEWORKS = frozenset({
+    "openai-agents", "langchain", "langgraph", "pydantic-ai", "crewai", "smolagents", "agent-framework",
+    "semantic-kernel", "autogen", "ag2", "llama-index", "mcp", "fastmcp", "google-adk", "strands",
+})
+"""Frameworks in which tools are declared in code (the raw SDKs are not: a project that
+only calls `client.chat.completions.create` may well have no tools)."""
+
+_DOCS = """\
+## What it does
+Says so when a project imports an agent framework that declares tools in code (the
+OpenAI Agents SDK, LangChain, pydantic-ai, CrewAI, MCP, ...) but agentlint recognised no
+tool anywhere in it. It is a **note**: shown in every output format (`note:` in the
+text formats, a SARIF result of level `note`, `"severity": "note"` in JSON, a
+`::notice` on GitHub), never counted as a finding and never changing the exit status.
+It names the framework and the first file that imports it.
+
+## Why is this bad?
+AGL201, AGL202, AGL501 and AGL502 look inside tools. When tools are declared in a way
+agentlint does not know — your own `@register_tool` decorator, a `BaseSkill._execute`
+base class — those rules have nothing to check, and a clean run would only mean "did not
+understand". This note keeps "nothing found" from looking like "clean".
+
+## Example
+```python
+from langchain_core.tools import BaseTool   # the project uses LangChain...
+from myapp.tools import register_tool       # ...and declares tools its own way
+
+@register_tool
+def lookup_customer(customer_id: str) -> str: ...
+```
+
+## Use instead
+Tell agentlint how your tools are declared, then check with `agentlint tools`:
+```toml
+[tool.agentlint]
+tool-decorators = ["myapp.tools.register_tool"]
+tool-base-classes = ["myapp.tools.BaseSkill._execute"]
+```
+
+## Fix safety
+No fix.
+
+## Configuration
+None. Silence it with `ignore = ["AGL901"]` if the project really has no tools.
+"""
+
+
+class NoToolsRecognised(ProjectRule):
+    meta = RuleMeta(
+        code="AGL901",
+        name="no-tools-recognised",
+        summary="The project imports an agent framework, but agentlint recognised no tool in it (a note).",
+        docs=_DOCS,
+        help="Add your tool decorators and base classes to `tool-decorators` / `tool-base-classes`; `agentlint tools` lists what is recognised.",
+    )
+
+    def check(self) -> Sequence[Diagnostic]:
+        first: tuple[str, int, str] | None = None
+        for path in sorted(self.context.facts):
+            facts = self.context.facts[path]
+            if facts is None:
+                continue
+            if facts.tools:
+                return []
+            if first is None:
+                for item in facts.imports:
+                    from agentlint.frameworks import framework_of
+
+                    framework = framework_of(item.qualified)
+                    if framework in TOOL_FRAMEWORKS and not facts.module.startswith(item.qualified.split(".")[0] + "."):
+                        first = (path, item.line, framework)
+                        break
+        if first is None:
+            return []
+        path, line, framework = first
+        name = FRAMEWORK_NAMES.get(framework, framework)
+        return [
+            Diagnostic(
+                code=self.meta.code,
+                name=self.meta.name,
+                message=(
+                    f"This project imports {name} here, but agentlint recognised no tool in it, so the tool "
+                    "rules (AGL201, AGL202, AGL501, AGL502) had nothing to check; if tools are declared with "
+                    "your own decorators or base classes, add them to `tool-decorators` or `tool-base-classes`"
+                ),
+                path=path,
+                span=Span(Position(line, 1), Position(line, 1)),
+                help=self.meta.help,
+                severity="note",
+            )
+        ]
