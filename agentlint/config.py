@@ -59,6 +59,16 @@ def _is_str_list(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
+TEST_MODES = ("report", "note", "skip")
+DEFAULT_TESTS = (("AGL1", "skip"), ("AGL4", "skip"))
+"""Findings in test code by default: reported, except duplicated cost formulas and
+prompts (AGL1, AGL4), whose test doubles are not the product's copies."""
+
+
+def _is_tests_table(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) and v in TEST_MODES for v in value.values())
+
+
 _KEYS: dict[str, tuple[str, Any]] = {
     "select": ("a list of rule codes or prefixes", _is_str_list),
     "ignore": ("a list of rule codes or prefixes", _is_str_list),
@@ -81,6 +91,11 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "injected-types": ("a list of parameter types the framework fills (`myapp.context.TurnContext`)", _is_str_list),
     "injected-names": ("a list of parameter names the framework fills", _is_str_list),
     "llm-call-patterns": ("a list of calls that reach a model (`myapp.llm.ask`, `*.generate_text`)", _is_str_list),
+    "tests": (
+        "a table of rule code, family prefix (`AGL1`) or `default` = \"report\", \"note\" or \"skip\" "
+        "(what to do with findings in test code)",
+        _is_tests_table,
+    ),
 }
 
 KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns")
@@ -106,6 +121,9 @@ class Settings:
     project_roots: tuple[str, ...] = ()
     """`project-roots`: folders (absolute) that bound the projects of the project-wide
     rules; empty: detected from project markers (see projects.py)."""
+    tests: tuple[tuple[str, str], ...] = DEFAULT_TESTS
+    """What happens to findings in test code: (selector, mode), the longest selector
+    matching a code wins; `default` matches every code."""
     knowledge: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The framework knowledge added in config: (key, values) for ``KNOWLEDGE_KEYS``."""
 
@@ -120,6 +138,16 @@ class Settings:
             "knowledge": [[k, list(v)] for k, v in self.knowledge],
         }
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+    def test_mode(self, code: str) -> str:
+        """"report", "note" or "skip" for a finding of ``code`` in test code."""
+        best, mode = -1, "report"
+        for selector, value in self.tests:
+            if selector == "default" and best < 0:
+                best, mode = 0, value
+            elif selector != "default" and code.startswith(selector) and len(selector) > best:
+                best, mode = len(selector), value
+        return mode
 
     def ignored_for(self, relpath: str) -> frozenset[str]:
         """Codes switched off for this file by `per-file-ignores`."""
@@ -347,4 +375,5 @@ def load_settings(
         max_file_size=table.get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         project_roots=_project_roots(table.get("project-roots", ()), root, where),
         knowledge=tuple((k, tuple(table[k])) for k in KNOWLEDGE_KEYS if table.get(k)),
+        tests=tuple({**dict(DEFAULT_TESTS), **{k.upper() if k != "default" else k: v for k, v in table.get("tests", {}).items()}}.items()),
     )

@@ -23,6 +23,7 @@ from agentlint.cache import Cache
 from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
 from agentlint.frameworks import framework_of
+from agentlint.fsutil import is_test_path
 from agentlint.newsyntax import lower, newer_syntax, parse_quietly
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
 from agentlint.suppression import apply_suppressions, find_suppressions
@@ -615,15 +616,30 @@ def finalize(
         enabled = settings.enabled - ignored
         diagnostics = [d for d in diagnostics if d.code in enabled]
         result = results.get(path)
-        out += apply_suppressions(
+        kept = apply_suppressions(
             diagnostics,
             result.suppressions if result else (),
             path=path,
             enabled=enabled,
             rules=rules,
         )
+        if kept and is_test_path(_relative(path, settings.root)):
+            kept = _in_test_code(kept, settings)
+        out += kept
     out = notebooks.to_cells(out, {p: r.cells for p, r in results.items() if r.cells})
     out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _in_test_code(diagnostics: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
+    """The `tests` setting: findings in test code are reported, turned into notes, or
+    skipped, per code or family. Engine diagnostics are always reported."""
+    out = []
+    for d in diagnostics:
+        mode = "report" if d.code in _ENGINE_CODES else settings.test_mode(d.code)
+        if mode == "skip":
+            continue
+        out.append(replace(d, severity="note") if mode == "note" else d)
     return out
 
 
