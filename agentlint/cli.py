@@ -10,6 +10,7 @@ from typing import Sequence
 import click
 
 from agentlint import DISTRIBUTION, __version__
+from agentlint.cli_options import caching, configuration, file_selection
 from agentlint.config import OUTPUT_FORMATS, ConfigError, Overrides, Settings, load_settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -46,20 +47,15 @@ def main() -> None:
 @click.option("--select", multiple=True, metavar="CODES", help="Rules to check (codes, prefixes such as AGL3, or ALL); replaces the configured selection.")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rules to switch off, on top of the configuration.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to add to the selection.")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Replace the default excludes with these patterns.")
-@click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Patterns to exclude on top of the defaults.")
-@click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: yes).")
+@file_selection
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too (for pre-commit).")
 @click.option("--stdin-filename", metavar="PATH", help="The name to report for source read from stdin (`-`).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="How to print findings (default: full).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=str), help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Read this configuration file (pyproject.toml or agentlint.toml).")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--cache-dir", type=click.Path(path_type=str), help="Where to keep the cache (default: .agentlint_cache).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes (default: the number of CPUs).")
+@configuration
+@caching
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no progress.")
 @click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what is left (exit 0 when nothing is left).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix or --diff) or show as fixable the fixes that may change behaviour.")

@@ -10,6 +10,8 @@ from typing import Sequence
 
 import click
 
+from agentlint.cli_options import caching, configuration, file_selection
+
 EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 
 
@@ -27,14 +29,9 @@ def _fail(message: str, details: Sequence[str] = ()) -> "NoReturn":  # type: ign
 @click.option("--format", "fmt", type=click.Choice(("text", "json", "dot", "mermaid")), default="text", show_default=True, help="How to print the answer.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=str), help="Write the answer to this file instead of stdout.")
 @click.option("--no-grep", is_flag=True, help="Answer from the graph only: no text search of non-Python files and Python lines.")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Replace the default excludes with these patterns.")
-@click.option("--extend-exclude", multiple=True, metavar="GLOB", help="Patterns to exclude on top of the defaults.")
-@click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: yes).")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Read this configuration file (pyproject.toml or agentlint.toml).")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--cache-dir", type=click.Path(path_type=str), help="Where to keep the cache (default: .agentlint_cache).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (every file is analysed).")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for files not in the cache.")
+@file_selection
+@configuration
+@caching
 @click.option("--timings", is_flag=True, hidden=True, help="Print where the time went (stderr).")
 def explain(
     symbol: str,

@@ -15,6 +15,8 @@ from typing import Sequence
 
 import click
 
+from agentlint.cli_options import caching, configuration, file_selection
+
 EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 
 
@@ -27,15 +29,16 @@ def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True, help="How to print the inventory.")
 @click.option("--framework", "frameworks", multiple=True, metavar="NAME", help="Only tools of this framework (repeatable), e.g. langchain.")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Read this configuration file (pyproject.toml or agentlint.toml).")
-@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-@click.option("--cache-dir", type=click.Path(path_type=str), help="Where to keep the cache (default: .agentlint_cache).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Worker processes for files not in the cache.")
+@file_selection
+@configuration
+@caching
 def tools(
     paths: tuple[str, ...],
     fmt: str,
     frameworks: Sequence[str],
+    exclude: Sequence[str],
+    extend_exclude: Sequence[str],
+    respect_gitignore: bool | None,
     config_file: Path | None,
     isolated: bool,
     cache_dir: str | None,
@@ -65,7 +68,12 @@ def tools(
             start=Path(paths_list[0]),
             config_file=config_file,
             isolated=isolated,
-            overrides=Overrides(cache_dir=cache_dir),
+            overrides=Overrides(
+                exclude=list(exclude) or None,
+                extend_exclude=list(extend_exclude) or None,
+                respect_gitignore=respect_gitignore,
+                cache_dir=cache_dir,
+            ),
             rules=registry.all_rules(),
         )
     except ConfigError as exc:
