@@ -184,6 +184,10 @@ def add_noqa(
         if all(d.code in _ENGINE for d in found):
             outcome.left += found
             continue
+        if path.endswith(".ipynb") or any(d.cell is not None for d in found):
+            warn(f"{path}: not changed: --add-noqa does not edit notebooks; add `# noqa: CODE` in the cells by hand")
+            outcome.left += found
+            continue
         content = _read(path)
         if content is None:
             warn(f"{path}: not changed: it cannot be read")

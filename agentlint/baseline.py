@@ -132,7 +132,19 @@ def finding_keys(
             texts[path] = _NEWLINE.split(text) if text is not None else None
         return texts[path]
 
-    base = [(key_path(d.path, root), d.code, span_text(d, lines_of(d.path))) for d in diagnostics]
+    sources = None
+
+    def lines_for(d: Diagnostic) -> list[str] | None:
+        nonlocal sources
+        if d.cell is None:
+            return lines_of(d.path)
+        if sources is None:  # a notebook: the finding's lines are its cell's
+            from agentlint.reporters._common import SourceLines
+
+            sources = SourceLines(read_source)
+        return sources.cell_lines(d.path, d.cell)
+
+    base = [(key_path(d.path, root), d.code, span_text(d, lines_for(d))) for d in diagnostics]
     order = sorted(range(len(diagnostics)), key=lambda i: (base[i], diagnostics[i].span.start, diagnostics[i].message))
     seen: Counter = Counter()
     keys: list[FindingKey | None] = [None] * len(diagnostics)

@@ -331,3 +331,32 @@ def test_explain_finds_a_symbol_defined_in_a_notebook(run_cli):
     assert (definition["path"], definition["cell"], definition["line"]) == ("agent_tools.ipynb", 7, 2)
     scoped = run_cli("explain", "agent_tools.ipynb:summarize_orders", "--no-cache", cwd=NOTEBOOK.parent)
     assert "defined at agent_tools.ipynb:cell 6:2" in scoped.stdout
+
+
+def test_add_noqa_declines_notebooks_and_baseline_keys_read_the_cell(tmp_path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from agentlint.cli import main
+
+    import os
+
+    source = NB_FIXTURES / "as_notebook"
+    shutil.copytree(source, tmp_path / "nb")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "nb").iterdir() if p.suffix == ".ipynb"}
+    old = os.getcwd()
+    os.chdir(tmp_path / "nb")
+    try:
+        result = CliRunner().invoke(main, ["check", ".", "--no-cache", "--add-noqa"])
+        assert "does not edit notebooks" in result.stderr
+        assert {p.name: p.read_bytes() for p in Path(".").iterdir() if p.suffix == ".ipynb"} == before
+        written = CliRunner().invoke(main, ["check", ".", "--no-cache", "--write-baseline", "base.json"])
+        assert written.exit_code == 0, written.output
+        text = Path("base.json").read_text()
+        # the keys hold the cells' code, not the notebook's JSON
+        assert "agent_tools.ipynb" in text and "except Exception" in text and '\\"source\\"' not in text
+        again = CliRunner().invoke(main, ["check", ".", "--no-cache", "--baseline", "base.json"])
+        assert again.exit_code == 0, again.output
+    finally:
+        os.chdir(old)
