@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 from dataclasses import dataclass, field
+from typing import Callable
 
 from agentlint.config import Settings
 
@@ -103,11 +104,15 @@ def discover(paths: list[str], settings: Settings, *, force_exclude: bool = Fals
             matchers.append(_Matcher(settings))
         return matchers[0]
 
-    def add(path: str) -> None:
-        real = os.path.realpath(path)
+    def add(path: str, real: str | None = None) -> None:
+        """A file given on the command line (``real`` None), or one found by the walk
+        (``path`` already a display path)."""
+        if real is None:
+            real = os.path.realpath(path)
+            path = display_path(path)
         if real not in seen:
             seen.add(real)
-            out.files.append(display_path(path))
+            out.files.append(path)
 
     for given in paths:
         try:
@@ -141,15 +146,40 @@ def _any_excluded(matcher: _Matcher, path: str, is_dir: bool) -> bool:
     return False
 
 
-def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:
-    stack = [top]
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
+
+
+def _python(name: str) -> bool | None:
+    return True if name.endswith(PYTHON_SUFFIXES) else None
+
+
+def walk_tree(
+    top: str,
+    matcher: _Matcher,
+    add: Callable[[str, str, bool], None],
+    problem: Callable[[str, str], None],
+    *,
+    kind: Callable[[str], "bool | None"] = _python,
+    on_folder: Callable[[str], None] | None = None,
+) -> None:
+    """Walk ``top`` depth-first in name order, skipping excluded folders and files and
+    not following symlinked folders. ``kind(name)`` says whether a file is wanted:
+    True (Python), False (wanted, not Python), None (not wanted). ``add(display, real,
+    python)`` receives each wanted file with its display path and real path;
+    ``problem(display, reason)`` each unreadable folder or broken Python symlink;
+    ``on_folder(folder)`` each folder read (the explain index keeps their mtimes)."""
+    stack = [(top, os.path.realpath(top))]
     while stack:
-        folder = stack.pop()
+        folder, real_folder = stack.pop()
         try:
+            if on_folder is not None:
+                on_folder(folder)
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            out.problems.append(PathProblem(display_path(folder), exc.strerror or str(exc)))
+            problem(display_path(folder), exc.strerror or str(exc))
             continue
+        shown = display_path(folder)
+        prefix = "" if shown == "." else shown + os.sep
         subdirs = []
         for entry in entries:
             try:
@@ -159,20 +189,31 @@ def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:
                 continue
             if is_dir:
                 if not matcher.excluded(entry.path, True):
-                    subdirs.append(entry.path)
+                    subdirs.append((entry.path, os.path.join(real_folder, entry.name)))
                 continue
-            if not entry.name.endswith((".py", ".pyi", ".ipynb")):
+            python = kind(entry.name)
+            if python is None or matcher.excluded(entry.path, False):
                 continue
-            if matcher.excluded(entry.path, False):
-                continue
+            real = os.path.join(real_folder, entry.name)
             if is_link:
                 try:
                     os.stat(entry.path)
                 except OSError as exc:
-                    reason = "symlink loop" if exc.errno == errno.ELOOP else f"broken symlink ({exc.strerror})"
-                    out.problems.append(PathProblem(display_path(entry.path), reason))
+                    if python:
+                        reason = "symlink loop" if exc.errno == errno.ELOOP else f"broken symlink ({exc.strerror})"
+                        problem(display_path(entry.path), reason)
                     continue
                 if os.path.isdir(entry.path):
                     continue  # symlinked folders are not followed
-            add(entry.path)
+                real = os.path.realpath(entry.path)
+            add(prefix + entry.name, real, python)
         stack.extend(reversed(subdirs))
+
+
+def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:
+    walk_tree(
+        top,
+        matcher,
+        lambda display, real, python: add(display, real),
+        lambda display, reason: out.problems.append(PathProblem(display, reason)),
+    )

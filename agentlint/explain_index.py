@@ -223,13 +223,20 @@ class Walk:
     gitignores: dict[str, int | None] = field(default_factory=dict)
 
 
+def _kind(name: str) -> bool | None:
+    """Python files (True), the text files explain greps (False), or neither (None)."""
+    if name.endswith((".py", ".pyi", ".ipynb")):
+        return True
+    return False if is_text_file(name) else None
+
+
 def walk(paths: list[str], settings: Settings) -> Walk:
     """The Python files `check` would check (the same order as ``discovery.discover``),
     plus the text files, the folders walked (with mtimes) and the `.gitignore` files
     consulted, honouring the same excludes and `.gitignore` rules."""
     import errno
 
-    from agentlint.discovery import _Matcher, display_path
+    from agentlint.discovery import _Matcher, display_path, walk_tree
 
     out = Walk()
     matcher = _Matcher(settings)
@@ -254,47 +261,14 @@ def walk(paths: list[str], settings: Settings) -> Walk:
             else:
                 add(display_path(given), os.path.realpath(given), False)
             continue
-        stack = [(given, os.path.realpath(given))]
-        while stack:
-            folder, real_folder = stack.pop()
-            try:
-                out.dirs[os.path.abspath(folder)] = os.stat(folder).st_mtime_ns
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError as exc:
-                out.problems.append((display_path(folder), exc.strerror or str(exc)))
-                continue
-            shown = display_path(folder)
-            prefix = "" if shown == "." else shown + os.sep
-            subdirs = []
-            for entry in entries:
-                try:
-                    is_dir = entry.is_dir(follow_symlinks=False)
-                    is_link = entry.is_symlink()
-                except OSError:
-                    continue
-                if is_dir:
-                    if not matcher.excluded(entry.path, True):
-                        subdirs.append((entry.path, os.path.join(real_folder, entry.name)))
-                    continue
-                python = entry.name.endswith((".py", ".pyi", ".ipynb"))
-                if not python and not is_text_file(entry.name):
-                    continue
-                if matcher.excluded(entry.path, False):
-                    continue
-                real = os.path.join(real_folder, entry.name)
-                if is_link:
-                    try:
-                        os.stat(entry.path)
-                    except OSError as exc:
-                        if python:
-                            reason = "symlink loop" if exc.errno == errno.ELOOP else f"broken symlink ({exc.strerror})"
-                            out.problems.append((display_path(entry.path), reason))
-                        continue
-                    if os.path.isdir(entry.path):
-                        continue  # symlinked folders are not followed
-                    real = os.path.realpath(entry.path)
-                add(prefix + entry.name, real, python)
-            stack.extend(reversed(subdirs))
+        walk_tree(
+            given,
+            matcher,
+            add,
+            lambda display, reason: out.problems.append((display, reason)),
+            kind=_kind,
+            on_folder=lambda folder: out.dirs.__setitem__(os.path.abspath(folder), os.stat(folder).st_mtime_ns),
+        )
     for folder in getattr(matcher, "_gitignores", {}):
         out.gitignores[folder] = _mtime(os.path.join(folder, ".gitignore"))
     return out
