@@ -909,9 +909,9 @@ class FileModel:
                                         self.column(call.lineno, call.col_offset))
 
     def _bodies(self) -> Iterator[tuple[ast.AST | None, list[ast.stmt], str]]:
-        yield None, list(_walk_statements(self.tree.body)), f"{self.module}."
+        yield None, list(walk_statements(self.tree.body)), f"{self.module}."
         for func in list(self.functions.values()):
-            yield func, list(_walk_statements(func.body)), f"{self.module}.{func.name}:"  # type: ignore[attr-defined]
+            yield func, list(walk_statements(func.body)), f"{self.module}.{func.name}:"  # type: ignore[attr-defined]
 
     def _agent_constructor(self, call: ast.Call) -> str | None:
         name = dotted(_unsubscript(call.func))
@@ -1107,7 +1107,7 @@ def _walk_body(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
             yield from _walk_body(case.body)
 
 
-def _walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+def walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
     for node in _walk_body(body):
         if isinstance(node, ast.stmt):
             yield node

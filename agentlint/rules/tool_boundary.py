@@ -12,6 +12,7 @@ import ast
 import re
 from typing import Iterator, Sequence
 
+from agentlint.agents import walk_statements
 from agentlint.rule import ModelRule
 from agentlint.types import Diagnostic, RuleMeta
 
@@ -302,35 +303,15 @@ class ExceptionTextToModel(ModelRule):
 
 
 def _handlers(body: Sequence[ast.stmt]) -> Iterator[ast.ExceptHandler]:
-    for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for handler in getattr(stmt, "handlers", ()):
-            yield handler
-            yield from _handlers(handler.body)
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _handlers(inner)
-        for case in getattr(stmt, "cases", ()):
-            yield from _handlers(case.body)
+    """The except handlers of a body, nested blocks included, nested defs excluded."""
+    for stmt in walk_statements(body):
+        yield from getattr(stmt, "handlers", ())
 
 
 def _returns(body: Sequence[ast.stmt]) -> Iterator[ast.Return]:
-    for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
+    for stmt in walk_statements(body):
         if isinstance(stmt, ast.Return):
             yield stmt
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _returns(inner)
-        for handler in getattr(stmt, "handlers", ()):
-            yield from _returns(handler.body)
-        for case in getattr(stmt, "cases", ()):
-            yield from _returns(case.body)
 
 
 def _assigned(body: Sequence[ast.stmt], exc: str | None) -> dict[str, str]:
