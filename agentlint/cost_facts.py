@@ -562,11 +562,26 @@ class CostExtractor:
             if inner is None:
                 return None
             return inner if type(node.op) is ast.UAdd else [(-s, f) for s, f in inner]  # type: ignore[attr-defined]
+        elif cls is ast.Call and type(node.func) is ast.Name and node.func.id in ("max", "min", "int", "float", "abs", "round"):  # type: ignore[attr-defined]
+            # `max(prompt - cached, 0)`: the one argument that is not a constant.
+            args = [a for a in node.args if _number(a) is None]  # type: ignore[attr-defined]
+            if len(args) == 1 and (node.func.id != "round" or node.args[0] is args[0]):  # type: ignore[attr-defined]
+                inner = args[0]
+                if type(inner) is ast.BinOp and type(inner.op) in (ast.Add, ast.Sub):  # type: ignore[attr-defined]
+                    expanded = self._expand(inner, place, depth + 1)
+                    if expanded is not None and all(
+                        len(f) == 1 and self._token(f[0][0], place) is not None for _, f in expanded
+                    ):
+                        return expanded
         elif cls is ast.Name and depth < 6:
             # `uncached = prompt - cached; uncached * rate`: follow a local sum of token counts.
             values = place.locals.get(node.id)  # type: ignore[attr-defined]
             if values and len(values) == 1:
                 value = values[0]
+                if type(value) is ast.Call:
+                    inner = self._expand(value, place, depth + 1)
+                    if inner is not None and (len(inner) > 1 or inner[0][1][0][0] is not value):
+                        return inner
                 if type(value) is ast.BinOp and type(value.op) in (ast.Add, ast.Sub):  # type: ignore[attr-defined]
                     inner = self._expand(value, place, depth + 1)
                     if inner is not None and all(

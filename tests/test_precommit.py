@@ -242,3 +242,34 @@ def test_noqa_lets_the_commit_through(env, hook_repo, user_repo):
     assert "Skipped" not in committed.stdout, committed.stdout
     assert _head(env, user_repo) != before
     assert "agent.py" in _committed_files(env, user_repo)
+
+
+COST_IN_BILLING = (
+    "def invoice_cost(usage, prices):\n"
+    "    return usage.prompt_tokens * prices.input + usage.completion_tokens * prices.output\n"
+)
+COST_IN_AGENT = (
+    "def run(client, prices):\n"
+    "    resp = client.chat.completions.create(model='gpt-4o', messages=[])\n"
+    "    cost = resp.usage.prompt_tokens * prices.input + resp.usage.completion_tokens * prices.output\n"
+    "    return resp, cost\n"
+)
+
+
+def test_changed_file_duplicating_an_unchanged_one_is_blocked(env, hook_repo, user_repo):
+    # A project-wide rule on a partial run: pre-commit passes only agent.py, the copy
+    # of the cost formula it duplicates is in billing.py, committed earlier.
+    (user_repo / "billing.py").write_text(COST_IN_BILLING)
+    _git(env, user_repo, "add", "billing.py")
+    _git(env, user_repo, "commit", "-q", "--no-verify", "-m", "billing")
+    _install_hook(env, user_repo, hook_repo)
+    (user_repo / "agent.py").write_text(COST_IN_AGENT)
+    before = _head(env, user_repo)
+    _git(env, user_repo, "add", "agent.py")
+    committed = _git(env, user_repo, "commit", "-m", "add agent", check=False)
+
+    assert committed.returncode != 0, committed.stdout
+    assert "agent.py:3:12: AGL101" in committed.stdout, committed.stdout
+    assert "billing.py:2:12" in committed.stdout, committed.stdout  # the related location
+    assert "billing.py:2:12: AGL101" not in committed.stdout, committed.stdout  # not reported there
+    assert _head(env, user_repo) == before

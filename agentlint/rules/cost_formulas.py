@@ -116,8 +116,12 @@ def signature(terms: Sequence[CostTermFact]) -> frozenset[tuple[int, str, str]]:
 
 def _roles(terms: Sequence[CostTermFact]) -> str:
     seen = {(t.sign, t.role) for t in terms}
-    parts = [("-" if s < 0 else "") + r for r in _ROLE_ORDER for s in (1, -1) if (s, r) in seen]
-    return " + ".join(parts) if parts else "tokens"
+    text = "".join(
+        (" - " if s < 0 else " + ") + r for r in _ROLE_ORDER for s in (-1, 1) if (s, r) in seen
+    ).strip()
+    if text.startswith("+ "):
+        text = text[2:]
+    return text or "tokens"
 
 
 def _units(terms: Sequence[CostTermFact]) -> frozenset[str]:
@@ -133,12 +137,23 @@ def _unit_text(units: frozenset[str]) -> str:
     return ", ".join(names.get(u, u) for u in sorted(units))
 
 
+def _units_agree(mine: frozenset[str], other: frozenset[str]) -> bool:
+    """`token` (no divisor, or a divisor matching the price's declared unit) agrees with
+    a divisor whose price unit is not declared (`/ 1_000_000 * p["in"]` may well be per
+    1M); per 1K and per 1M prices of undeclared unit disagree, and so does a divisor
+    that contradicts the price's declared unit."""
+    if ("mismatch" in mine) != ("mismatch" in other):
+        return False
+    scaled = (mine | other) & {"1k", "1M"}
+    return len(scaled) < 2
+
+
 def difference(mine: Sequence[CostTermFact], other: Sequence[CostTermFact]) -> str:
     """'' when the two places compute the same formula; else how they diverge."""
     out = []
     if {(t.sign, t.role) for t in mine} != {(t.sign, t.role) for t in other}:
         out.append(f"different terms: {_roles(mine)} here, {_roles(other)} there")
-    if _units(mine) != _units(other):
+    if not _units_agree(_units(mine), _units(other)):
         out.append(f"different units: {_unit_text(_units(mine))} here, {_unit_text(_units(other))} there")
     mine_prices, other_prices = _prices(mine), _prices(other)
     if mine_prices and other_prices and mine_prices != other_prices:
