@@ -438,7 +438,10 @@ def _python_mentions(answer: Answer, files: ProjectFiles, name: str) -> None:
     # The same value elsewhere in Python counts as a string literal, quoted.
     values = [Needle(v, quoted=True) for v in answer.values]
     out: list[TextMatch] = []
+    colliding = [ref for ref in answer.targets if graph._collides(ref)]
     for number, path, text in _python_sources(files, [name, *answer.values]):
+        if colliding and not any(graph.same_project(number, ref[0]) for ref in colliding):
+            continue  # another application of the monorepo (its own module of that name)
         view = graph.view(number)
         accounted: set[int] = set()
         for local, qualified, line in view.import_list:

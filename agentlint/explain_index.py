@@ -185,6 +185,8 @@ class ProjectFiles:
     """Where the resolved predecessors of earlier questions are kept (see ``read_memo``)."""
     memo_key: str | None = None
     """The index write the memo belongs to: any change to the project makes a new one."""
+    settings: Any = None
+    """The run's settings (project boundaries: ``projects.ProjectMap``)."""
     _postings: dict[str, list[int]] = field(default_factory=dict)
 
     def files_mentioning(self, segment: str) -> list[int]:
@@ -523,6 +525,7 @@ def load(
     return ProjectFiles(
         entries_now, list(text_files), [tuple(p) for p in problems], postings, stats,
         memo_path=location + ".memo" if location and memo_key else None, memo_key=memo_key,
+        settings=settings,
     )
 
 

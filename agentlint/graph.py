@@ -263,6 +263,8 @@ class Graph:
         self._dotted: dict[tuple[str, bool], list[NodeRef]] = {}
         self._enclosing: dict[tuple[int, str], NodeRef | None] = {}
         self._resolving: set[tuple[str, bool]] = set()
+        self._project_map: Any = None
+        self._project_of: dict[int, str] = {}
 
     # -- files ---------------------------------------------------------------------
     def view(self, number: int) -> FileView:
@@ -698,7 +700,34 @@ class Graph:
             add((number, parent), "member", view.defs[parent].line)
         return preds
 
+    def same_project(self, number: int, other: int) -> bool:
+        """Whether two files belong to one project (``projects.ProjectMap``: markers or
+        `project-roots`). Only asked when the module names of the project collide
+        (two apps of a monorepo with their own `app.prompts`), so the common answer
+        costs nothing."""
+        if number == other:
+            return True
+        settings = getattr(self.files, "settings", None)
+        if settings is None:
+            return True
+        if self._project_map is None:
+            from agentlint.projects import ProjectMap
+
+            self._project_map = ProjectMap(settings)
+        roots = []
+        for n in (number, other):
+            root = self._project_of.get(n)
+            if root is None:
+                root = self._project_of[n] = self._project_map.root_for(self.entries[n].path)
+            roots.append(root)
+        return roots[0] == roots[1]
+
+    def _collides(self, ref: NodeRef) -> bool:
+        return len(self.by_module.get(self.entries[ref[0]].module, ())) > 1
+
     def _scan(self, number: int, segment: str, ref: NodeRef, kind: str, target_class, segments: set[str], add) -> None:
+        if self._collides(ref) and not self.same_project(number, ref[0]):
+            return  # another application of the monorepo with a module of the same name
         view = self.view(number)
         for scope, dotted, line, is_call in view.mentioning(segment):
             targets = self.resolve_use(number, scope, dotted)

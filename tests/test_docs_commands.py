@@ -47,7 +47,7 @@ DOCS = ROOT / "docs"
 DEFAULT_PROJECT = "fixtures/demo"
 PROJECT_OF_PAGE = {"explain.md": "fixtures/projects/support_desk"}
 """Pages this test does not own say it in prose; their project is set here."""
-SYNTAX_ONLY_SH_PAGES = frozenset({"explain.md"})
+SYNTAX_ONLY_SH_PAGES: frozenset[str] = frozenset()
 """Pages whose ```sh blocks show the forms of a command with names from an imaginary
 app (`SYSTEM_PROMPT`, `src/`): their commands must be accepted by the CLI (no usage
 error, no crash) but may report that the name is not there (exit 2 with an

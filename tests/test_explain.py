@@ -408,3 +408,17 @@ def test_docs_page_shows_real_output(run_cli):
     for args in (["TRIAGE_PROMPT"], ["claude-sonnet-4"], ["TRIAGE_PROMPT", "--format", "mermaid", "--no-grep"]):
         out = run_cli("explain", *args, "--no-cache", cwd=PROJECT).stdout
         assert out in doc, f"docs/explain.md is out of date for `agentlint explain {' '.join(args)}`"
+
+
+def test_monorepo_applications_are_kept_apart(explain):
+    """Two applications with their own `app.prompts.SYSTEM_PROMPT` (each with a
+    pyproject.toml): the answer for one never lists the other's reader, not even as a
+    grep mention; the bare name is ambiguous and both are offered."""
+    monorepo = FIXTURES / "projects" / "monorepo_explain"
+    answer = explain("shop/app/prompts.py:SYSTEM_PROMPT", cwd=monorepo)
+    assert {(n["qualified"], n["path"]) for n in answer["readers"]} == {("app.agent.shop_reply", "shop/app/agent.py")}
+    assert not any("support/" in m["path"] for m in answer["python_mentions"])
+    other = explain("support/app/prompts.py:SYSTEM_PROMPT", cwd=monorepo)
+    assert {n["path"] for n in other["readers"]} == {"support/app/agent.py"}
+    ambiguous = explain("SYSTEM_PROMPT", cwd=monorepo, expect=2)
+    assert "shop/app/prompts.py" in ambiguous.stderr and "support/app/prompts.py" in ambiguous.stderr
