@@ -140,8 +140,26 @@ def _knowledge(entries: tuple) -> "agents.Knowledge":
     return agents.Knowledge.from_settings(dict(entries))
 
 
+def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
+    """A file's facts without running any rule (the other files of a partial run):
+    the same parse (newer syntax lowered) and the same agent model as a full analysis."""
+    try:
+        try:
+            tree = parse_quietly(text, path)
+        except SyntaxError as exc:
+            lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
+            if lowered is None:
+                raise
+            tree = parse_quietly(lowered, path)
+        facts = extract_facts(path, tree, text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return FileFacts(module=module_name_for(path), complete=False)
+    facts, _ = _agent_model(path, text, text.encode("utf-8", "surrogatepass"), tree, facts, settings, rules=False)
+    return facts
+
+
 def _agent_model(
-    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings
+    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings, rules: bool = True
 ) -> tuple[FileFacts, list[Diagnostic]]:
     """The file's agent model: its tools and agents go into the facts, and the model
     rules (AGL201, AGL202, AGL501) run on it. Cheap files (no tool or agent vocabulary)
@@ -158,6 +176,8 @@ def _agent_model(
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
         return facts, [_engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
     found: list[Diagnostic] = []
+    if not rules:
+        return facts, found
     from agentlint.rule import ModelContext
 
     for cls in registry.model_rules():
@@ -488,7 +508,8 @@ def run(
     files), the project rules also see the project's other files, through their
     cached facts (see projects.py), and report only in ``files``."""
     if keep_facts is None:
-        keep_facts = any(r.meta.code in settings.enabled for r in registry.project_rules())
+        # `check`: only the facts the project rules read, and only when one is selected
+        keep_facts = "project" if any(r.meta.code in settings.enabled for r in registry.project_rules()) else False
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     results: dict[str, FileResult] = {}
     todo: list[str] = []

@@ -154,7 +154,7 @@ def load_context_facts(
     import ast
 
     from agentlint.cache import Cache
-    from agentlint.facts import extract_facts, module_name_for
+    from agentlint.facts import module_name_for
 
     out: dict[str, FileFacts] = {}
     for path in paths:
@@ -171,17 +171,16 @@ def load_context_facts(
                 data = entry.get("facts") if entry is not None else None
             if data is not None:
                 try:
-                    out[path] = FileFacts.from_json(data)
+                    out[path] = FileFacts.project_from_json(data)
                     continue
                 except (KeyError, TypeError, ValueError):
                     pass
         try:
-            from agentlint.engine import decode
-
             from agentlint import notebooks
+            from agentlint.engine import decode, facts_only
 
             text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
-            facts = extract_facts(path, ast.parse(text, filename=path), text)
+            facts = facts_only(path, text, settings)
         except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
             facts = FileFacts(module=module_name_for(path), complete=False)
         out[path] = facts

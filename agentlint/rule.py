@@ -12,7 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
 
-import libcst as cst
+from agentlint.lazy import libcst_module
+
+cst = libcst_module()
 
 from agentlint.types import Diagnostic, FileFacts, Fix, RelatedLocation, RuleMeta
 
@@ -34,7 +36,7 @@ class PendingReport:
     replacement: "NodeFix | None" = None
 
 
-Located = Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]
+Located = Tuple["cst.CSTNode", Tuple["cst.CSTNode", ...]]
 """A node with its ancestors (outermost first): enough for the engine to find its
 position without a whole-module position pass."""
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterable
 
-import libcst as cst
+from agentlint.lazy import libcst_module
+
+cst = libcst_module()
 
 from agentlint.rule import Rule
 
@@ -64,7 +66,7 @@ def iter_subtree(node: cst.CSTNode, *, skip: tuple[type, ...] = ()) -> Iterable[
         stack.extend(kids)
 
 
-Handler = Callable[[cst.CSTNode], object]
+Handler = Callable[["cst.CSTNode"], object]
 
 
 def run_rules(

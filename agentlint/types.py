@@ -400,6 +400,27 @@ class FileFacts:
         return asdict(self)
 
     @staticmethod
+    def project_from_json(data: dict[str, Any]) -> "FileFacts":
+        """Only what the project rules read (module, imports, tools, agents, cost and
+        prompt facts): decoding the definitions, calls and references of every file is
+        most of a warm run's time and no project rule needs them."""
+        return FileFacts(
+            module=data["module"],
+            imports=tuple(ImportFact(**d) for d in data["imports"]),
+            tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
+            agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
+            frameworks=tuple(data.get("frameworks", ())),
+            complete=data["complete"],
+            cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
+            cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
+            price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
+            prompt_sites=tuple(
+                PromptSiteFact(**{**d, "blocks": tuple(d["blocks"])}) for d in data.get("prompt_sites", ())
+            ),
+            prompt_blocks=tuple(data.get("prompt_blocks", ())),
+        )
+
+    @staticmethod
     def from_json(data: dict[str, Any]) -> "FileFacts":
         return FileFacts(
             module=data["module"],
@@ -453,12 +474,20 @@ class FileResult:
         return data
 
     @staticmethod
-    def from_json(data: dict[str, Any], path: str, *, with_facts: bool = True) -> "FileResult":
+    def from_json(data: dict[str, Any], path: str, *, with_facts: "bool | str" = True) -> "FileResult":
+        """``with_facts``: True (every fact), "project" (what project rules read, see
+        ``FileFacts.project_from_json``) or False (the module name only)."""
         facts = data["facts"]
+        if with_facts == "project":
+            decoded = FileFacts.project_from_json(facts)
+        elif with_facts:
+            decoded = FileFacts.from_json(facts)
+        else:
+            decoded = FileFacts(facts["module"], complete=False)
         return FileResult(
             path=path,
             diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),
-            facts=FileFacts.from_json(facts) if with_facts else FileFacts(facts["module"], complete=False),
+            facts=decoded,
             suppressions=tuple(
                 Suppression(s["line"], s["column"], tuple(s["codes"])) for s in data["suppressions"]
             ),

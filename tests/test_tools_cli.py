@@ -99,3 +99,57 @@ def test_docs_frameworks_page_shows_real_output_and_every_framework() -> None:
     for framework in FRAMEWORK_NAMES:
         if framework != "config":
             assert f"(`{framework}`)" in page, f"docs/frameworks.md does not list {framework}"
+
+
+CUSTOM = ROOT / "fixtures" / "projects" / "custom_tools"
+
+
+def _expected(folder: Path) -> set[tuple[str, int, str]]:
+    marker = re.compile(r"#\s*expect:\s*(AGL\d{3}(?:\s*,\s*AGL\d{3})*)")
+    out = set()
+    for path in folder.rglob("*.py"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found = marker.search(line)
+            if found:
+                out |= {(path.relative_to(folder).as_posix(), number, c.strip()) for c in found.group(1).split(",")}
+    return out
+
+
+def test_custom_decorators_and_base_classes_from_config(tmp_path: Path) -> None:
+    """Without configuration the project's own `@register_tool` and `BaseSkill._execute`
+    are not tools, and AGL901 says so; with the project's agentlint.toml the tool rules
+    find exactly what the fixture marks."""
+    shutil.copytree(CUSTOM, tmp_path / "p")
+    project = tmp_path / "p"
+    bare = run(["check", ".", "--isolated", "--no-cache", "--output-format", "json"], project)
+    found = json.loads(bare.stdout)
+    assert [d["code"] for d in found] == ["AGL901"] and found[0]["severity"] == "note"
+    assert bare.exit_code == 0
+    configured = run(["check", ".", "--no-cache", "--output-format", "json"], project)
+    got = {
+        (Path(d["filename"]).relative_to(project.resolve()).as_posix(), d["location"]["row"], d["code"])
+        for d in json.loads(configured.stdout)
+    }
+    assert got == _expected(project)
+    inventory = json.loads(run(["tools", ".", "--no-cache", "--format", "json"], project).stdout)
+    assert {(t["name"], t["framework"]) for t in inventory} >= {
+        ("close_ticket", "config"),
+        ("RefundSkill._execute", "config"),
+        ("summarise_ticket", "config"),
+    }
+
+
+def test_partial_run_sees_tools_of_unchanged_files(tmp_path: Path) -> None:
+    """A pre-commit-style run on one file that declares no tool: the project's tools live
+    in another, unchanged file, whose facts come from the cache or are computed, so
+    AGL901 does not claim that no tool was recognised."""
+    shutil.copytree(DEMO, tmp_path / "app")
+    (tmp_path / "app" / "pyproject.toml").write_text('[project]\nname = "app"\n', encoding="utf-8")
+    (tmp_path / "app" / "helpers.py").write_text("from agents import Runner\n\nRUNNER = Runner\n", encoding="utf-8")
+    for cache in ([], ["--no-cache"]):
+        result = run(["check", "app/helpers.py", *cache, "--output-format", "json"], tmp_path)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == []
+    (tmp_path / "app" / "support.py").unlink()
+    result = run(["check", "app/helpers.py", "--no-cache", "--output-format", "json"], tmp_path)
+    assert [d["code"] for d in json.loads(result.stdout)] == ["AGL901"]

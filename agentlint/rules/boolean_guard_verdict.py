@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import libcst as cst
+from agentlint.lazy import libcst_module
+
+cst = libcst_module()
 
 from agentlint import knowledge
 from agentlint.rule import Rule, RuleContext, dotted_name
@@ -125,7 +127,15 @@ rodou, e quantas ele não conseguiu avaliar"*; its anti-pattern table lists *"ve
 booleano"*.
 """
 
-_NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_NESTED: tuple = ()
+"""cst.FunctionDef, cst.ClassDef, cst.Lambda (filled on first use: LibCST is imported lazily)."""
+
+
+def _nested() -> tuple:
+    global _NESTED
+    if not _NESTED:
+        _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    return _NESTED
 
 
 @dataclass
@@ -143,7 +153,7 @@ def _scan(function: cst.FunctionDef) -> _Body:
     stack: list[tuple[cst.CSTNode, cst.ExceptHandler | None]] = [(function.body, None)]
     while stack:
         node, handler = stack.pop()
-        if isinstance(node, _NESTED):
+        if isinstance(node, _NESTED or _nested()):
             continue
         if isinstance(node, cst.Return):
             body.returns.append((node, handler))
@@ -459,7 +469,7 @@ class BooleanGuardVerdict(Rule):
         stack: list[cst.CSTNode] = [handler.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, _NESTED):
+            if isinstance(node, _NESTED or _nested()):
                 continue
             if isinstance(node, cst.Raise):
                 return True

@@ -28,7 +28,9 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-import libcst as cst
+from agentlint.lazy import libcst_module
+
+cst = libcst_module()
 
 from agentlint import knowledge
 from agentlint.knowledge import ContentClass, RenamedMethod, RenamedName

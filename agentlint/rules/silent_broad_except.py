@@ -15,7 +15,9 @@ import dataclasses
 import re
 from typing import Iterator
 
-import libcst as cst
+from agentlint.lazy import libcst_module
+
+cst = libcst_module()
 
 from agentlint import knowledge
 from agentlint.rule import Rule, RuleContext, dotted_name
@@ -137,7 +139,15 @@ fail-open"* (81 of 83 `catch (Exception ex)` blocks that never read `ex`), to be
 replaced by *"recorded fail-open"*.
 """
 
-_NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_NESTED_SCOPES: tuple = ()
+"""cst.FunctionDef, cst.ClassDef, cst.Lambda (filled on first use: LibCST is imported lazily)."""
+
+
+def _nested_scopes() -> tuple:
+    global _NESTED_SCOPES
+    if not _NESTED_SCOPES:
+        _NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    return _NESTED_SCOPES
 
 _SKIPPED_FIELDS = frozenset(
     {
@@ -358,7 +368,7 @@ class SilentBroadExcept(Rule):
         stack: list[cst.CSTNode] = [body]
         while stack:
             node = stack.pop()
-            if isinstance(node, _NESTED_SCOPES):
+            if isinstance(node, _NESTED_SCOPES or _nested_scopes()):
                 continue
             if isinstance(node, cst.Raise):
                 return node
