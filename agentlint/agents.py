@@ -163,9 +163,9 @@ class FileModel:
         return fw.matches(qualified, pattern)
 
     def lookup(self, qualified: str, table: Mapping[str, str]) -> str | None:
-        for pattern, value in table.items():
+        for pattern, value in fw.by_last_segment(table).get(qualified.rpartition(".")[2], ()):
             if self.framework_pattern(qualified, pattern):
-                return value
+                return value  # type: ignore[return-value]
         return None
 
     # -- scopes and receivers ----------------------------------------------------------
@@ -310,6 +310,12 @@ class FileModel:
         return self.expr_type(expr, scope)
 
     def model_methods(self, type_: str) -> tuple[str, ...]:
+        found = _METHODS_CACHE.get((type_, "openai-agents" in self.frameworks))
+        if found is None:
+            found = _METHODS_CACHE[(type_, "openai-agents" in self.frameworks)] = self._model_methods(type_)
+        return found
+
+    def _model_methods(self, type_: str) -> tuple[str, ...]:
         if type_.startswith("|pipe:"):
             return fw.LANGCHAIN_PIPE_METHODS
         out: list[str] = []
@@ -617,7 +623,7 @@ class FileModel:
             if model_schema is not None:
                 self._schema_from_call(call, qualified, model_schema)
                 return
-            schema = self.lookup(qualified, {k: v[0] for k, v in fw.SCHEMA_CALLS.items()})
+            schema = self.lookup(qualified, _SCHEMA_CALL_FRAMEWORKS)
             if schema is not None:
                 self._schema_call(call, qualified, schema)
                 return
@@ -766,7 +772,7 @@ class FileModel:
         name = dotted(call.func)
         if name is not None:
             qualified = self.resolve(name)
-            if qualified in fw.LLM_FUNCTIONS or self.lookup(qualified, {p: "x" for p in _LLM_FUNCTION_PATTERNS}):
+            if qualified in fw.LLM_FUNCTIONS or self.lookup(qualified, _LLM_FUNCTION_TABLE):
                 return LlmCall(call, name, self._agent_argument(call, func))
             for pattern in self.knowledge.llm_call_patterns:
                 if _pattern_matches(pattern, qualified, name):
@@ -1007,6 +1013,10 @@ _AGENT_RUN_METHODS = frozenset({"run", "run_sync", "run_stream", "arun", "kickof
 
 _LLM_FUNCTION_PATTERNS = ("litellm:completion", "litellm:acompletion", "agents:Runner.run", "agents:Runner.run_sync",
                           "agents:Runner.run_streamed")
+_LLM_FUNCTION_TABLE = {p: "x" for p in _LLM_FUNCTION_PATTERNS}
+_METHODS_CACHE: dict[tuple[str, bool], tuple[str, ...]] = {}
+"""(receiver type, file imports openai-agents) -> its model-calling methods."""
+_SCHEMA_CALL_FRAMEWORKS = {k: v[0] for k, v in fw.SCHEMA_CALLS.items()}
 
 
 _LLM_CLIENT_WORDS = frozenset({

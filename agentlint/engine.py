@@ -320,7 +320,10 @@ def _anchor(module, tree: ast.Module, chain: tuple):
 
     statements, nodes, indents = module.body, tree.body, []
     anchor = None
+    block = None
     for child in chain[1:]:
+        if child is block:
+            continue  # the indented body of the def/class just entered
         index = 0
         for stmt in statements:
             if stmt is child:

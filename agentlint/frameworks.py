@@ -574,6 +574,22 @@ def matches(qualified: str, pattern: str) -> bool:
     return qualified.endswith("." + tail)
 
 
+_INDEXES: dict[int, tuple[object, dict[str, list[tuple[str, object]]]]] = {}
+
+
+def by_last_segment(table: Mapping[str, object]) -> dict[str, list[tuple[str, object]]]:
+    """``table``'s (pattern, value) pairs grouped by the final segment a matching name
+    must end with: a lookup then tries only the patterns that can match."""
+    cached = _INDEXES.get(id(table))
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    index: dict[str, list[tuple[str, object]]] = {}
+    for pattern, value in table.items():
+        index.setdefault(pattern.rpartition(":")[2].rpartition(".")[2], []).append((pattern, value))
+    _INDEXES[id(table)] = (table, index)
+    return index
+
+
 def lookup(qualified: str, table: Mapping[str, str] | Iterable[str]) -> str | None:
     """The value of the first pattern of ``table`` that ``qualified`` matches (for a
     plain iterable, the pattern itself)."""

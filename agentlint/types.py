@@ -365,6 +365,16 @@ class PromptSiteFact:
     end_column: int
 
 
+def _plain(value: Any) -> Any:
+    """``dataclasses.asdict`` without its deep copies (facts are plain frozen data):
+    the facts of every file are encoded for the cache, so this is on the hot path."""
+    if type(value) is tuple or type(value) is list:
+        return [_plain(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(v) for k, v in value.__dict__.items()}
+    return value
+
+
 @dataclass(frozen=True)
 class FileFacts:
     """Everything the project phase and `explain` know about one file."""
@@ -397,7 +407,7 @@ class FileFacts:
     """Module-level names defined here that hold prompt text or templates (dotted)."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return _plain(self)
 
     @staticmethod
     def project_from_json(data: dict[str, Any]) -> "FileFacts":
