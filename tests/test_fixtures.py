@@ -90,3 +90,15 @@ def test_every_code_with_fixtures_exists() -> None:
     codes = set(all_rules())
     for folder in FIXTURES.iterdir():
         assert folder.name in codes, f"fixtures for unknown rule {folder.name}"
+
+
+@pytest.mark.parametrize("rule", per_file_rules(), ids=lambda r: r.meta.code)
+def test_prefilter_lets_every_flagged_fixture_through(rule) -> None:
+    """A prefilter must never exclude a file in which its rule fires: every fixture
+    expecting the rule's code passes it."""
+    if rule.prefilter is None:
+        return
+    for path in fixture_files():
+        text = path.read_text(encoding="utf-8")
+        if any(code == rule.meta.code for _, code in expected_findings(text)):
+            assert rule.prefilter.search(text.encode("utf-8")), f"{rule.meta.code} prefilter skips {path}"

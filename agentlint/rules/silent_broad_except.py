@@ -300,10 +300,15 @@ class SilentBroadExcept(Rule):
         },
     )
 
-    # Every broad handler mentions `Exception` (also through an alias or `builtins`,
-    # whose import names it too) or is a bare `except:`, possibly with spaces or a line
-    # continuation before the colon.
-    prefilter = re.compile(rb"Exception|except[ \t\f\\\r\n]*:")
+    # Every broad handler names `Exception`/`BaseException` in its clause (`except
+    # Exception`, `except (KeyError,\n Exception) as e`: the clause has no colon before
+    # its own), or is a bare `except:` (spaces or a line continuation before the colon
+    # allowed), or catches an alias, which the file binds by importing it (`from
+    # builtins import Exception as E`) or assigning it (`Broad = (Exception,)`).
+    prefilter = re.compile(
+        rb"except\b[^:]*?Exception|except[ \t\f\\\r\n]*:|import\b[^\n]*\bException\b"
+        rb"|=\s*\(?\s*(?:builtins\.)?(?:Base)?Exception\b"
+    )
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
