@@ -476,19 +476,39 @@ def _read(path: str) -> bytes | str:
 _WORKER_SETTINGS: Settings | None = None
 
 
-def _init_worker(settings: Settings) -> None:
-    global _WORKER_SETTINGS
+_WORKER_CACHE: "Cache | None" = None
+_WORKER_KEEP: "bool | str" = True
+_PROJECT_FACT_KEYS = frozenset({
+    "module", "imports", "tools", "agents", "frameworks", "complete",
+    "cost_terms", "cost_nones", "price_literals", "prompt_sites", "prompt_blocks",
+})
+"""The facts ``FileFacts.project_from_json`` reads."""
+
+
+def _init_worker(settings: Settings, use_cache: bool = False, keep_facts: "bool | str" = True) -> None:
+    global _WORKER_SETTINGS, _WORKER_CACHE, _WORKER_KEEP
     _WORKER_SETTINGS = settings
+    _WORKER_CACHE = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    _WORKER_KEEP = keep_facts
 
 
 def _worker(path: str) -> tuple[str, dict]:
-    """Analyse one file in a pool worker. The worker reads the file itself, so the
-    parent never holds the sources of a whole run in memory."""
+    """Analyse one file in a pool worker. The worker reads the file itself and writes
+    its cache entry itself, and sends back only the facts the run keeps: the parent
+    never holds the sources, nor every file's full facts, of a whole run."""
     assert _WORKER_SETTINGS is not None
     content = _read(path)
     if isinstance(content, str):
         return "", unreadable(path, content).to_json()
-    return Cache.key(path, content), analyze_content(path, content, _WORKER_SETTINGS).to_json()
+    key = Cache.key(path, content)
+    data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
+    if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+        _WORKER_CACHE.put(key, data)
+    if _WORKER_KEEP is not True:
+        facts = data["facts"]
+        keep = _PROJECT_FACT_KEYS if _WORKER_KEEP == "project" else ("module", "complete")
+        data["facts"] = {k: facts[k] for k in keep if k in facts}
+    return key, data
 
 
 def run(
@@ -537,10 +557,8 @@ def run(
 
     done = len(results)
     total = len(files) + (1 if stdin else 0)
-    for path, key, data in _analyze_all(todo, settings, jobs):
+    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, keep_facts):
         results[path] = FileResult.from_json(data, path, with_facts=keep_facts)
-        if cache is not None and key and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
-            cache.put(key, data)
         done += 1
         if progress is not None:
             progress(done, total)
@@ -565,28 +583,44 @@ def _context_facts(
     return projects.load_context_facts(others, settings, cache, _read)
 
 
-def _analyze_all(todo: list[str], settings: Settings, jobs: int | None):
+def _analyze_all(
+    todo: list[str], settings: Settings, jobs: int | None, use_cache: bool = False, keep_facts: "bool | str" = True
+):
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
-        _init_worker(settings)
+        _init_worker(settings, use_cache, keep_facts)
         for path in todo:
             key, data = _worker(path)
             yield path, key, data
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings,)
+        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings, use_cache, keep_facts)
     ) as pool:
-        # Consume results as they complete: in-order consumption would buffer every
-        # result that finished behind a slow file, facts and all.
-        for future in as_completed([pool.submit(_worker_chunk, c) for c in chunks]):
-            yield from future.result()
+        # Consume results as they complete (in-order consumption would buffer every
+        # result that finished behind a slow file, facts and all), and keep only a few
+        # chunks in flight: a finished future holds its whole result (every file's
+        # facts) for as long as anything refers to it.
+        remaining = iter(chunks)
+        pending: set = set()
+        while True:
+            while len(pending) < jobs * 4:
+                next_chunk = next(remaining, None)
+                if next_chunk is None:
+                    break
+                pending.add(pool.submit(_worker_chunk, next_chunk))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from future.result()
+            del done, future
 
 
 def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:

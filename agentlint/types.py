@@ -414,9 +414,13 @@ class FileFacts:
         """Only what the project rules read (module, imports, tools, agents, cost and
         prompt facts): decoding the definitions, calls and references of every file is
         most of a warm run's time and no project rule needs them."""
+        from agentlint.frameworks import framework_of
+
         return FileFacts(
             module=data["module"],
-            imports=tuple(ImportFact(**d) for d in data["imports"]),
+            # only the framework imports (AGL901 names the first one): every file's
+            # imports would be most of the project facts' memory
+            imports=tuple(ImportFact(**d) for d in data["imports"] if framework_of(d["qualified"])),
             tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
             agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
             frameworks=tuple(data.get("frameworks", ())),
