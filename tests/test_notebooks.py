@@ -135,7 +135,7 @@ def _write_notebook(path: Path, cells, metadata=None, nbformat=4):
 
 
 def test_machine_formats_carry_the_cell(run_cli):
-    from tests.test_reporters import assert_valid_sarif
+    from test_reporters import assert_valid_sarif
 
     findings = _json_findings(run_cli, NOTEBOOK)
     broad = [f for f in findings if f["code"] == "AGL302"]

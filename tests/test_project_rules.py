@@ -18,7 +18,7 @@ from agentlint.discovery import discover
 from agentlint.projects import ProjectMap
 from agentlint.rules import all_rules
 
-from tests.test_fixtures import expected_findings
+from test_fixtures import expected_findings
 
 PROJECTS = Path(__file__).resolve().parent.parent / "fixtures" / "projects"
 
