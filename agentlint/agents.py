@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from agentlint import frameworks as fw
 from agentlint.newsyntax import parse_quietly
-from agentlint.types import AgentEdgeFact, AgentFact, FileFacts, ParamFact, ToolFact
+from agentlint.types import AgentEdgeFact, AgentFact, FileFacts, ParamFact, ToolFact, ToolRefFact
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -125,6 +125,8 @@ class FileModel:
         self.tools: list[Tool] = []
         self._tool_ids: dict[int, Tool] = {}
         self.agents: list[AgentFact] = []
+        self.tool_refs: list[ToolRefFact] = []
+        """Functions of other modules passed as tools here (`tools=[imported_fn]`)."""
         self._decorated_on: dict[int, str] = {}
         """id(def) -> the receiver of its tool decorator (`@billing.tool` -> billing)."""
         self._find_tools()
@@ -717,6 +719,15 @@ class FileModel:
                 target, owner = self.methods[(cls_name, method)], self.classes[cls_name]
         if target is not None:
             self._add_tool(target, framework, how, owner, injected, first_injected)
+        elif name.partition(".")[0] in self.imports:
+            # a function of another module of the project: the project phase makes it a
+            # tool there (``tool_refs`` in the facts)
+            qualified = self.resolve(name)
+            if fw.framework_of(qualified) is None:
+                self.tool_refs.append(ToolRefFact(
+                    qualified, framework, how, tuple(sorted(injected.items())), first_injected,
+                    expr.lineno, self.column(expr.lineno, expr.col_offset),  # type: ignore[attr-defined]
+                ))
 
     def _schema_tool(self, node: ast.Dict) -> None:
         keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
@@ -988,6 +999,20 @@ class FileModel:
     # -- facts -------------------------------------------------------------------------
     def tool_facts(self) -> tuple[ToolFact, ...]:
         return tuple(sorted((t.fact for t in self.tools), key=lambda f: (f.line, f.column)))
+
+    def declare_tools(self, refs: "Iterable[ToolRefFact]") -> list[Tool]:
+        """Make the functions of this module that other modules pass as tools
+        (``refs``, resolved to this module) tools here too; returns the new tools."""
+        added = []
+        for ref in refs:
+            name = ref.qualified[len(self.module) + 1:]
+            target = self.functions.get(name)
+            if target is None or id(target) in self._tool_ids:
+                continue
+            self._add_tool(target, ref.framework, f"{ref.how} in another module", None, dict(ref.injected),
+                           ref.first_injected)
+            added.append(self._tool_ids[id(target)])
+        return added
 
     def tool_at(self, line: int) -> Tool | None:
         """The innermost tool def holding ``line``."""

@@ -80,10 +80,17 @@ def tools(
         _fail(str(exc))
     found = discover(paths_list, settings)
     result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
+    from agentlint import external_tools
+    from agentlint.projects import ProjectMap, split_by_project
+
+    all_facts: dict = {}
+    for group in split_by_project({p: r.facts for p, r in result.results.items()}, ProjectMap(settings)):
+        # functions of one module passed as tools in another become tools there
+        all_facts.update(external_tools.declare(group, settings, with_rules=False)[1])
     rows = []
     seen_frameworks: set[str] = set()
     for path in sorted(result.results):
-        facts = result.results[path].facts
+        facts = all_facts[path]
         seen_frameworks.update(facts.frameworks)
         for tool in facts.tools:
             if frameworks and tool.framework not in frameworks:

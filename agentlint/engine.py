@@ -170,7 +170,13 @@ def _agent_model(
         return (replace(facts, frameworks=frameworks) if frameworks else facts), []
     try:
         model = agents.build(tree, facts, text, knowledge)
-        facts = replace(facts, tools=model.tool_facts(), agents=tuple(model.agents), frameworks=model.frameworks)
+        facts = replace(
+            facts,
+            tools=model.tool_facts(),
+            agents=tuple(model.agents),
+            tool_refs=tuple(model.tool_refs),
+            frameworks=model.frameworks,
+        )
     except RecursionError:
         return facts, []
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
@@ -479,7 +485,7 @@ _WORKER_SETTINGS: Settings | None = None
 _WORKER_CACHE: "Cache | None" = None
 _WORKER_KEEP: "bool | str" = True
 _PROJECT_FACT_KEYS = frozenset({
-    "module", "imports", "tools", "agents", "frameworks", "complete",
+    "module", "imports", "tools", "agents", "tool_refs", "frameworks", "complete",
     "cost_terms", "cost_nones", "price_literals", "prompt_sites", "prompt_blocks",
 })
 """The facts ``FileFacts.project_from_json`` reads."""
@@ -532,7 +538,7 @@ def run(
     cached facts (see projects.py), and report only in ``files``."""
     if keep_facts is None:
         # `check`: only the facts the project rules read, and only when one is selected
-        keep_facts = "project" if any(r.meta.code in settings.enabled for r in registry.project_rules()) else False
+        keep_facts = "project" if _project_phase_wanted(settings) else False
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     results: dict[str, FileResult] = {}
     todo: list[str] = []
@@ -572,7 +578,7 @@ def _context_facts(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None
 ) -> dict[str, FileFacts] | None:
     """Facts of the files of the checked files' projects that were not checked."""
-    if not any(r.meta.code in settings.enabled for r in registry.project_rules()):
+    if not _project_phase_wanted(settings):
         return None
     from agentlint import projects
 
@@ -627,18 +633,29 @@ def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:
     return [(path, *_worker(path)) for path in paths]
 
 
+def _project_phase_wanted(settings: Settings) -> bool:
+    """A project rule is selected, or a model rule (tools declared in one module and
+    passed as tools in another are found in the project phase)."""
+    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
+
+
 def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
     """The project rules, run once per project (projects.py: a monorepo of independent
     applications is several projects, which never see each other's facts)."""
     from agentlint.rule import ProjectContext
 
     selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
-    if not selected or not facts:
+    if not facts:
         return []
+    from agentlint import external_tools
     from agentlint.projects import ProjectMap, split_by_project
 
     groups = split_by_project(facts, ProjectMap(settings))
     out: list[Diagnostic] = []
+    for index, group in enumerate(groups):
+        # tools declared in one module and passed as tools in another
+        found, groups[index] = external_tools.declare(group, settings)
+        out += found
     for cls in selected:
         for group in groups:
             try:

@@ -36,7 +36,7 @@ import os
 
 from agentlint.types import BindingFact, CallFact, DefinitionFact, FileFacts, ImportFact, ReferenceFact
 
-FACTS_VERSION = 8
+FACTS_VERSION = 9
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 MODULE_SCOPE = "<module>"

@@ -273,6 +273,24 @@ class ToolFact:
 
 
 @dataclass(frozen=True)
+class ToolRefFact:
+    """A function of another module passed as a tool here (`tools=[lookup_order]` with
+    `from .tools import lookup_order`): the project phase makes it a tool in its module."""
+
+    qualified: str
+    framework: str
+    how: str
+    injected: tuple[tuple[str, str], ...] = ()
+    first_injected: str = ""
+    line: int = 0
+    column: int = 1
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "ToolRefFact":
+        return ToolRefFact(**{**d, "injected": tuple((k, v) for k, v in d.get("injected", ()))})
+
+
+@dataclass(frozen=True)
 class AgentEdgeFact:
     """An agent nested under another as a tool (`sub.as_tool()`, `AgentTool(agent=sub)`,
     a tool whose body runs `sub`, `managed_agents=[sub]`)."""
@@ -393,6 +411,7 @@ class FileFacts:
     """Line ranges of `if __name__ == "__main__":` blocks at module level."""
     tools: tuple[ToolFact, ...] = ()
     agents: tuple[AgentFact, ...] = ()
+    tool_refs: tuple[ToolRefFact, ...] = ()
     frameworks: tuple[str, ...] = ()
     """The agent frameworks this file imports (`openai-agents`, `langchain`, ...)."""
     complete: bool = True
@@ -423,6 +442,7 @@ class FileFacts:
             imports=tuple(ImportFact(**d) for d in data["imports"] if framework_of(d["qualified"])),
             tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
             agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
+            tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
             frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
@@ -452,6 +472,7 @@ class FileFacts:
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
             tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
             agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
+            tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
             frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),

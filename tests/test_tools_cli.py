@@ -153,3 +153,25 @@ def test_partial_run_sees_tools_of_unchanged_files(tmp_path: Path) -> None:
     (tmp_path / "app" / "support.py").unlink()
     result = run(["check", "app/helpers.py", "--no-cache", "--output-format", "json"], tmp_path)
     assert [d["code"] for d in json.loads(result.stdout)] == ["AGL901"]
+
+
+def test_tools_passed_from_another_module(tmp_path: Path) -> None:
+    """Functions defined in app/tools.py and passed in `tools=[...]` by app/agent.py are
+    tools in app/tools.py: the tool rules find exactly what the fixture marks, also in a
+    pre-commit-style run on tools.py alone, and `agentlint tools` lists them."""
+    shutil.copytree(ROOT / "fixtures" / "projects" / "cross_module_tools", tmp_path / "p")
+    project = tmp_path / "p"
+
+    def found(*args: str) -> set[tuple[str, int, str]]:
+        result = run(["check", *args, "--no-cache", "--output-format", "json"], project)
+        return {
+            (Path(d["filename"]).relative_to(project.resolve()).as_posix(), d["location"]["row"], d["code"])
+            for d in json.loads(result.stdout)
+        }
+
+    assert found(".") == _expected(project)
+    assert found("app/tools.py") == _expected(project)
+    assert found("app/agent.py") == set()
+    inventory = json.loads(run(["tools", "--no-cache", "--format", "json"], project).stdout)
+    assert {(t["name"], t["filename"], t["injected_parameters"][0]["name"] if t["injected_parameters"] else None)
+            for t in inventory} == {("get_balance", "app/tools.py", "tool_context"), ("summarise", "app/tools.py", None)}

@@ -82,7 +82,7 @@ class NoToolsRecognised(ProjectRule):
                     from agentlint.frameworks import framework_of
 
                     framework = framework_of(item.qualified)
-                    if framework in TOOL_FRAMEWORKS and not facts.module.startswith(item.qualified.split(".")[0] + "."):
+                    if framework in TOOL_FRAMEWORKS and not _inside_framework(path, item.qualified):
                         first = (path, item.line, framework)
                         break
         if first is None:
@@ -104,3 +104,14 @@ class NoToolsRecognised(ProjectRule):
                 severity="note",
             )
         ]
+
+
+def _inside_framework(path: str, qualified: str) -> bool:
+    """The file is part of the framework it imports (`google/adk/cli/x.py` importing
+    `google.adk.agents`): a library's own code, not an application of it."""
+    from agentlint.frameworks import FRAMEWORK_ROOTS
+
+    head = qualified.split(".")
+    roots = [".".join(head[:2]), head[0]]
+    normalised = "/" + path.replace("\\", "/")
+    return any(r in FRAMEWORK_ROOTS and f"/{r.replace('.', '/')}/" in normalised for r in roots)

@@ -238,11 +238,12 @@ class ModelSuppliedIdentifier(ModelRule):
         identifier_words = self.settings.get("identifier-words", SCOPE_WORDS)
         money_words = self.settings.get("money-words", MONEY_WORDS)
         strict = bool(self.settings.get("strict", False))
+        reported: set[tuple[int, int]] = set()
         for tool in self.context.model.tools:
             fact = tool.fact
             for param in fact.params:
-                if param.injected:
-                    continue
+                if param.injected or (param.line, param.column) in reported:
+                    continue  # one schema field shared by `_run` and `_arun` is one finding
                 context = set(_words(fact.name))
                 for other in fact.params:
                     if other is not param:
@@ -255,6 +256,7 @@ class ModelSuppliedIdentifier(ModelRule):
                     if kind == "identifier"
                     else "a monetary value"
                 )
+                reported.add((param.line, param.column))
                 source = "schema property" if fact.schema == "inline" else "schema field" if fact.schema else "parameter"
                 self.report(
                     param.line,
