@@ -91,15 +91,7 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
     try:
-        try:
-            tree = parse_quietly(text, path)
-        except SyntaxError as exc:
-            # newer syntax than this interpreter reads (PEP 695, PEP 701): read a
-            # lowered copy with the same lines, when LibCST can parse the file
-            lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
-            if lowered is None:
-                raise
-            tree = parse_quietly(lowered, path)
+        tree = parse_python(text, path)
         facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
@@ -140,17 +132,24 @@ def _knowledge(entries: tuple) -> "agents.Knowledge":
     return agents.Knowledge.from_settings(dict(entries))
 
 
+def parse_python(text: str, path: str) -> ast.Module:
+    """The `ast` tree of ``text``, quietly; newer syntax than this interpreter reads
+    (PEP 695, PEP 701) is read from a lowered copy with the same lines and columns
+    when LibCST can parse the file. Raises SyntaxError otherwise."""
+    try:
+        return parse_quietly(text, path)
+    except SyntaxError as exc:
+        lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
+        if lowered is None:
+            raise
+        return parse_quietly(lowered, path)
+
+
 def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
     """A file's facts without running any rule (the other files of a partial run):
     the same parse (newer syntax lowered) and the same agent model as a full analysis."""
     try:
-        try:
-            tree = parse_quietly(text, path)
-        except SyntaxError as exc:
-            lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
-            if lowered is None:
-                raise
-            tree = parse_quietly(lowered, path)
+        tree = parse_python(text, path)
         facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return FileFacts(module=module_name_for(path), complete=False)

@@ -430,16 +430,27 @@ class FileFacts:
 
     @staticmethod
     def project_from_json(data: dict[str, Any]) -> "FileFacts":
-        """Only what the project rules read (module, imports, tools, agents, cost and
-        prompt facts): decoding the definitions, calls and references of every file is
-        most of a warm run's time and no project rule needs them."""
-        from agentlint.frameworks import framework_of
+        """Only what the project rules read (module, framework imports, tools, agents,
+        cost and prompt facts): decoding the definitions, calls and references of every
+        file is most of a warm run's time and no project rule needs them."""
+        return FileFacts._decode(data, full=False)
 
-        return FileFacts(
-            module=data["module"],
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "FileFacts":
+        return FileFacts._decode(data, full=True)
+
+    @staticmethod
+    def _decode(data: dict[str, Any], *, full: bool) -> "FileFacts":
+        imports = (ImportFact(**d) for d in data["imports"])
+        if not full:
+            from agentlint.frameworks import framework_of
+
             # only the framework imports (AGL901 names the first one): every file's
             # imports would be most of the project facts' memory
-            imports=tuple(ImportFact(**d) for d in data["imports"] if framework_of(d["qualified"])),
+            imports = (i for i in imports if framework_of(i.qualified))
+        common: dict[str, Any] = dict(
+            module=data["module"],
+            imports=tuple(imports),
             tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
             agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
             tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
@@ -453,16 +464,12 @@ class FileFacts:
             ),
             prompt_blocks=tuple(data.get("prompt_blocks", ())),
         )
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> "FileFacts":
+        if not full:
+            return FileFacts(**common)
         return FileFacts(
-            module=data["module"],
-            imports=tuple(ImportFact(**d) for d in data["imports"]),
+            **common,
             definitions=tuple(
-                DefinitionFact(
-                    **{**d, "decorators": tuple(d["decorators"]), "bases": tuple(d["bases"])}
-                )
+                DefinitionFact(**{**d, "decorators": tuple(d["decorators"]), "bases": tuple(d["bases"])})
                 for d in data["definitions"]
             ),
             calls=tuple(CallFact(**d) for d in data["calls"]),
@@ -470,18 +477,6 @@ class FileFacts:
             annotation_references=tuple(ReferenceFact(**d) for d in data.get("annotation_references", ())),
             bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
-            tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
-            agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
-            tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
-            frameworks=tuple(data.get("frameworks", ())),
-            complete=data["complete"],
-            cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
-            cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
-            price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
-            prompt_sites=tuple(
-                PromptSiteFact(**{**d, "blocks": tuple(d["blocks"])}) for d in data.get("prompt_sites", ())
-            ),
-            prompt_blocks=tuple(data.get("prompt_blocks", ())),
         )
 
 
