@@ -102,6 +102,20 @@ _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 _MAX_TERMS = 32
 
 
+def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
+    """Whether ``stmt`` (with its decorators) spans one of the sorted ``candidates``
+    lines (lines with the vocabulary a walk looks for); None means every line."""
+    if candidates is None:
+        return True
+    start = stmt.lineno  # type: ignore[attr-defined]
+    end = getattr(stmt, "end_lineno", None) or start
+    decorators = getattr(stmt, "decorator_list", None)
+    if decorators:
+        start = min(start, *(d.lineno for d in decorators))
+    i = bisect.bisect_left(candidates, start)
+    return i < len(candidates) and candidates[i] <= end
+
+
 def _words(name: str) -> list[str]:
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     return [w for w in name.lower().split("_") if w]
@@ -299,15 +313,7 @@ class CostExtractor:
         self.candidates = sorted(found)
 
     def _holds(self, stmt: ast.AST) -> bool:
-        if self.candidates is None:
-            return True
-        start = stmt.lineno  # type: ignore[attr-defined]
-        end = getattr(stmt, "end_lineno", None) or start
-        decorators = getattr(stmt, "decorator_list", None)
-        if decorators:
-            start = min(start, *(d.lineno for d in decorators))
-        i = bisect.bisect_left(self.candidates, start)
-        return i < len(self.candidates) and self.candidates[i] <= end
+        return holds_candidate(self.candidates, stmt)
 
     @property
     def wanted(self) -> bool:

@@ -30,11 +30,11 @@ tell the project's prompt blocks from a vendor's (`RECOMMENDED_PROMPT_PREFIX`).
 from __future__ import annotations
 
 import ast
-import bisect
 import hashlib
 import re
 from typing import Callable
 
+from agentlint.cost_facts import holds_candidate
 from agentlint.types import PromptSiteFact
 
 MODULE_SCOPE = "<module>"
@@ -117,15 +117,7 @@ class PromptExtractor:
     statements and definitions without one are not walked."""
 
     def _holds(self, stmt: ast.AST) -> bool:
-        if self.candidates is None:
-            return True
-        start = stmt.lineno  # type: ignore[attr-defined]
-        end = getattr(stmt, "end_lineno", None) or start
-        decorators = getattr(stmt, "decorator_list", None)
-        if decorators:
-            start = min(start, *(d.lineno for d in decorators))
-        i = bisect.bisect_left(self.candidates, start)
-        return i < len(self.candidates) and self.candidates[i] <= end
+        return holds_candidate(self.candidates, stmt)
 
     def __init__(self, module: str, resolve: Callable[[str], str], lines: Callable[[], list[str]]) -> None:
         self.module = module
