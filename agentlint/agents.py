@@ -569,6 +569,8 @@ class FileModel:
                 item.target if isinstance(item, ast.AnnAssign) else None)
             if isinstance(target, ast.Name) and target.id in fw.SCHEMA_KEYWORDS and item.value is not None:  # type: ignore[union-attr]
                 schema = item.value  # type: ignore[union-attr]
+        if schema is None and framework == "autogen":
+            schema = _generic_args(node)  # `BaseTool[Args, Result]`: the model fills Args
         for item in node.body:
             if isinstance(item, _DEFS) and item.name in methods:
                 self._add_tool(item, framework, f"{item.name} of a {framework} tool class", node, schema=schema)
@@ -605,7 +607,32 @@ class FileModel:
                         return framework, tool_methods
         return None
 
+    def _declaration_list(self, call: ast.Call) -> None:
+        """`types.Tool(function_declarations=[decl])`, `create(functions=[decl])`: the
+        dicts in the list (or module-level names of dicts) are tool declarations."""
+        for kw in call.keywords:
+            if kw.arg not in fw.DECLARATION_LIST_KEYWORDS:
+                continue
+            framework = "openai" if kw.arg == "functions" else "google-genai"
+            for element in self._elements(kw.value):
+                if isinstance(element, ast.Name):
+                    element = self.module_scope.values.get(element.id, element)
+                if not isinstance(element, ast.Dict) or id(element) in self._tool_ids:
+                    continue
+                props = _dict_get(_dict_get(element, "parameters"), "properties")
+                title = _dict_get(element, "name")
+                if not isinstance(props, ast.Dict) or not isinstance(title, ast.Constant):
+                    continue
+                fact = ToolFact(str(title.value), framework, f"{kw.arg}=[...]", element.lineno,
+                                element.end_lineno or element.lineno, self.column(element.lineno, element.col_offset),
+                                tuple(self._properties(props)), "inline")
+                tool = Tool(fact, element)
+                self._tool_ids[id(element)] = tool
+                self.tools.append(tool)
+
     def _call_tools(self, call: ast.Call) -> None:
+        if call.keywords and any(kw.arg in fw.DECLARATION_LIST_KEYWORDS for kw in call.keywords):
+            self._declaration_list(call)
         name = dotted(_unsubscript(call.func))
         qualified = self.resolve(name) if name else None
         if qualified is not None:
@@ -766,6 +793,10 @@ class FileModel:
         keyword = next(v[1] for k, v in fw.SCHEMA_CALLS.items() if fw.matches(qualified, k))
         schema = next((kw.value for kw in call.keywords if kw.arg == keyword), None)
         title = next((kw.value for kw in call.keywords if kw.arg == "name"), None)
+        if isinstance(schema, ast.Call):
+            # `parameters=types.Schema(type=..., properties={...})`
+            properties = next((kw.value for kw in schema.keywords if kw.arg == "properties"), None)
+            schema = ast.Dict(keys=[ast.Constant("properties")], values=[properties]) if properties is not None else None
         if not isinstance(schema, ast.Dict):
             return
         name = title.value if isinstance(title, ast.Constant) and isinstance(title.value, str) else "<schema>"
@@ -1063,6 +1094,17 @@ def _pattern_matches(pattern: str, qualified: str, written: str) -> bool:
         tail = pattern[1:]
         return written.endswith(tail) or qualified.endswith(tail)
     return fw.matches(qualified, pattern)
+
+
+def _generic_args(node: ast.ClassDef) -> ast.AST | None:
+    """`class T(BaseTool[Args, Result])`: the `Args` model (AutoGen's model-facing
+    arguments), when the base is subscripted."""
+    for base in node.bases:
+        if isinstance(base, ast.Subscript):
+            args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+            if args and isinstance(args[0], (ast.Name, ast.Attribute)):
+                return args[0]
+    return None
 
 
 def _unsubscript(expr: ast.AST) -> ast.AST:

@@ -322,6 +322,12 @@ SCHEMA_DICT_SHAPES = (
     ("openai", ("type", "name", "parameters"), ("parameters", "properties")),
     ("anthropic", ("name", "input_schema"), ("input_schema", "properties")),
 )
+
+DECLARATION_LIST_KEYWORDS = ("function_declarations", "functions")
+"""Keywords whose list holds function declarations as plain dicts (Gemini
+`types.Tool(function_declarations=[...])`, OpenAI's legacy `functions=[...]`):
+`{"name": ..., "parameters": {"properties": ...}}`. Only dicts found there count (the
+same shape elsewhere is often an API method description, not a tool)."""
 """Dict literals that declare a tool to a model: their `properties` keys are the
 model-facing parameters. The OpenAI shapes also require `"type": "function"`."""
 
