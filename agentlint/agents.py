@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from agentlint import frameworks as fw
+from agentlint.facts import char_column, dotted
 from agentlint.newsyntax import parse_quietly
 from agentlint.types import AgentEdgeFact, AgentFact, FileFacts, ParamFact, ToolFact, ToolRefFact
 
@@ -81,17 +82,6 @@ class Scope:
 
 def _last(dotted: str) -> str:
     return dotted.rpartition(".")[2]
-
-
-def dotted(expr: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return None
-    parts.append(expr.id)
-    return ".".join(reversed(parts))
 
 
 class FileModel:
@@ -362,12 +352,7 @@ class FileModel:
 
     def column(self, line: int, byte_offset: int) -> int:
         """1-based character column of an `ast` byte offset."""
-        if 0 < line <= len(self.lines):
-            text = self.lines[line - 1]
-            if text.isascii():
-                return byte_offset + 1
-            return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
-        return byte_offset + 1
+        return char_column(self.lines, line, byte_offset)
 
     def _params(self, node: ast.AST, framework: str, is_method: bool, injected: Mapping[str, str],
                 first_injected: str) -> list[ParamFact]:

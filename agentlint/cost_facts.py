@@ -36,6 +36,7 @@ import bisect
 import re
 from typing import Callable
 
+from agentlint.facts import node_span
 from agentlint.types import CostTermFact, SiteFact
 
 MODULE_SCOPE = "<module>"
@@ -320,24 +321,8 @@ class CostExtractor:
         return self.want_terms or self.want_nones or self.want_prices
 
     # -- positions -------------------------------------------------------------------
-    def _col(self, line: int, byte_col: int) -> int:
-        lines = self._lines()
-        if 0 < line <= len(lines):
-            text = lines[line - 1]
-            if not text.isascii():
-                return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
-        return byte_col + 1
-
     def _span(self, node: ast.AST) -> tuple[int, int, int, int]:
-        line = node.lineno  # type: ignore[attr-defined]
-        end_line = getattr(node, "end_lineno", None) or line
-        end_col = getattr(node, "end_col_offset", None)
-        return (
-            line,
-            self._col(line, node.col_offset),  # type: ignore[attr-defined]
-            end_line,
-            self._col(end_line, end_col) if end_col is not None else self._col(line, node.col_offset),  # type: ignore[attr-defined]
-        )
+        return node_span(self._lines(), node)
 
     # -- the walk --------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:

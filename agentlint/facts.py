@@ -93,6 +93,25 @@ def dotted(expr: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def char_column(lines: list[str], line: int, byte_offset: int) -> int:
+    """The 1-based character column of an `ast` offset (a UTF-8 byte offset) on
+    ``line`` (1-based) of ``lines``."""
+    if 0 < line <= len(lines):
+        text = lines[line - 1]
+        if not text.isascii():
+            return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
+    return byte_offset + 1
+
+
+def node_span(lines: list[str], node: ast.AST) -> tuple[int, int, int, int]:
+    """(line, column, end line, end column) of an `ast` node, columns in characters."""
+    line = node.lineno  # type: ignore[attr-defined]
+    start = char_column(lines, line, node.col_offset)  # type: ignore[attr-defined]
+    end_line = getattr(node, "end_lineno", None) or line
+    end_col = getattr(node, "end_col_offset", None)
+    return line, start, end_line, char_column(lines, end_line, end_col) if end_col is not None else start
+
+
 class _Class:
     """What the walk knows about the class whose body (or methods) it is in."""
 

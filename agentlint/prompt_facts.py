@@ -35,6 +35,8 @@ import re
 from typing import Callable
 
 from agentlint.cost_facts import holds_candidate
+from agentlint.facts import dotted as _dotted
+from agentlint.facts import node_span
 from agentlint.types import PromptSiteFact
 
 MODULE_SCOPE = "<module>"
@@ -63,17 +65,6 @@ _RENDER_METHODS = frozenset({"format", "render", "substitute", "safe_substitute"
 _TEMPLATE_CALLS = re.compile(r"(?:^|\.)(?:Template|PromptTemplate|ChatPromptTemplate|RichPromptTemplate|from_template|from_messages|get_template)$")
 _MIN_SHAPE = 60
 _MIN_BLOCK_TEXT = 40
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)  # type: ignore[attr-defined]
-        node = node.value  # type: ignore[attr-defined]
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)  # type: ignore[attr-defined]
-    return ".".join(reversed(parts))
 
 
 def _str(node: ast.AST | None) -> str | None:
@@ -130,20 +121,8 @@ class PromptExtractor:
         self._seen: set[tuple[str, int]] = set()
 
     # -- positions -------------------------------------------------------------------
-    def _col(self, line: int, byte_col: int) -> int:
-        lines = self._lines()
-        if 0 < line <= len(lines):
-            text = lines[line - 1]
-            if not text.isascii():
-                return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
-        return byte_col + 1
-
     def _span(self, node: ast.AST) -> tuple[int, int, int, int]:
-        line = node.lineno  # type: ignore[attr-defined]
-        end_line = getattr(node, "end_lineno", None) or line
-        end_col = getattr(node, "end_col_offset", None)
-        start = self._col(line, node.col_offset)  # type: ignore[attr-defined]
-        return line, start, end_line, self._col(end_line, end_col) if end_col is not None else start
+        return node_span(self._lines(), node)
 
     # -- the walk --------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
