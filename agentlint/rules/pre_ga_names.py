@@ -844,14 +844,18 @@ class _PreGaNames(Rule):
             unit.add(PlannedEdit(func.attr, ancestors + (call, func), func.attr.with_changes(value=spec.new)), spec.safe)
         return _Finding(func.attr, ancestors + (call, func), message, unit)
 
+    def _class_name(self, func: cst.BaseExpression) -> str | None:
+        """The final name of what a call constructs (`agent_framework.ChatAgent` -> `ChatAgent`)."""
+        qualified = self._qualified(func)
+        return qualified.rpartition(".")[2] if qualified else None
+
     def _keyword_finding(self, call: cst.Call, ancestors, arg: cst.Arg, kinds, method_unit: _Unit | None) -> _Finding | None:
         keyword = arg.keyword.value  # type: ignore[union-attr]
         new, version, change = knowledge.MAF_RENAMED_KEYWORDS[keyword]
         func = call.func
         arg_ancestors = ancestors + (call, arg)
         if keyword == "chat_client":
-            qualified = self._qualified(func)
-            name = qualified.rpartition(".")[2] if qualified else None
+            name = self._class_name(func)
             if name not in knowledge.MAF_AGENT_CLASSES:
                 return None
             message = (
@@ -877,11 +881,10 @@ class _PreGaNames(Rule):
                 method_unit.add(edit, False)
                 return _Finding(arg.keyword, arg_ancestors, message, method_unit)  # type: ignore[arg-type]
             unit = _Unit("Rename `thread=` to `session=`")
-            unit.add(PlannedEdit(arg.keyword, arg_ancestors, arg.keyword.with_changes(value=new)), False)  # type: ignore[union-attr]
+            unit.add(edit, False)
             return _Finding(arg.keyword, arg_ancestors, message, unit)  # type: ignore[arg-type]
         if keyword == "text":
-            qualified = self._qualified(func)
-            name = qualified.rpartition(".")[2] if qualified else None
+            name = self._class_name(func)
             if name not in knowledge.MAF_MESSAGE_CLASSES:
                 return None
             message = (
