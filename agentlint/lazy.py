@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from types import ModuleType
+from typing import Callable
 
 
 def libcst_module() -> ModuleType:
@@ -30,6 +31,20 @@ def libcst_module() -> ModuleType:
     sys.modules["libcst"] = module
     loader.exec_module(module)
     return module
+
+
+def lazy_types(*names: str) -> Callable[[], tuple]:
+    """A function returning the LibCST classes ``names`` as a tuple for `isinstance`,
+    looked up on first call (a module-level tuple would load LibCST on import)."""
+    found: list[tuple] = []
+
+    def types() -> tuple:
+        if not found:
+            module = libcst_module()
+            found.append(tuple(getattr(module, name) for name in names))
+        return found[0]
+
+    return types
 
 
 def libcst_loaded() -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterable
 
-from agentlint.lazy import libcst_module
+from agentlint.lazy import lazy_types, libcst_module
 
 cst = libcst_module()
 
@@ -67,6 +67,9 @@ def iter_subtree(node: cst.CSTNode, *, skip: tuple[type, ...] = ()) -> Iterable[
 
 
 Handler = Callable[["cst.CSTNode"], object]
+
+nested_scopes = lazy_types("FunctionDef", "ClassDef", "Lambda")
+"""The nodes that open a scope of their own: what runs inside them does not run here."""
 
 
 def run_rules(

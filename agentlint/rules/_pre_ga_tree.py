@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentlint.lazy import libcst_module
+from agentlint.lazy import lazy_types, libcst_module
 
 cst = libcst_module()
 
@@ -14,15 +14,7 @@ from agentlint import knowledge
 from agentlint.knowledge import ContentClass
 
 MODULE_SCOPE = 0
-FUNCTION_SCOPES: tuple = ()
-"""cst.FunctionDef, cst.Lambda (filled on first use: LibCST is imported lazily)."""
-
-
-def _function_scopes() -> tuple:
-    global FUNCTION_SCOPES
-    if not FUNCTION_SCOPES:
-        FUNCTION_SCOPES = (cst.FunctionDef, cst.Lambda)
-    return FUNCTION_SCOPES
+function_scopes = lazy_types("FunctionDef", "Lambda")
 
 
 @dataclass
@@ -118,7 +110,7 @@ def visible_scopes(ancestors) -> tuple[int, ...]:
     scopes = [MODULE_SCOPE]
     innermost_is_class = False
     for ancestor in ancestors:
-        if isinstance(ancestor, FUNCTION_SCOPES or _function_scopes()):
+        if isinstance(ancestor, function_scopes()):
             scopes.append(id(ancestor))
             innermost_is_class = False
         elif isinstance(ancestor, cst.ClassDef):

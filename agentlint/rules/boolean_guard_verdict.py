@@ -26,7 +26,7 @@ cst = libcst_module()
 
 from agentlint import knowledge
 from agentlint.rule import Rule, RuleContext, dotted_name
-from agentlint.traversal import children
+from agentlint.traversal import children, nested_scopes
 from agentlint.types import RuleMeta
 
 _DOCS = """\
@@ -127,17 +127,6 @@ rodou, e quantas ele não conseguiu avaliar"*; its anti-pattern table lists *"ve
 booleano"*.
 """
 
-_NESTED: tuple = ()
-"""cst.FunctionDef, cst.ClassDef, cst.Lambda (filled on first use: LibCST is imported lazily)."""
-
-
-def _nested() -> tuple:
-    global _NESTED
-    if not _NESTED:
-        _NESTED = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-    return _NESTED
-
-
 @dataclass
 class _Body:
     """What a function's own code (nested definitions excluded) does."""
@@ -153,7 +142,7 @@ def _scan(function: cst.FunctionDef) -> _Body:
     stack: list[tuple[cst.CSTNode, cst.ExceptHandler | None]] = [(function.body, None)]
     while stack:
         node, handler = stack.pop()
-        if isinstance(node, _NESTED or _nested()):
+        if isinstance(node, nested_scopes()):
             continue
         if isinstance(node, cst.Return):
             body.returns.append((node, handler))
@@ -469,7 +458,7 @@ class BooleanGuardVerdict(Rule):
         stack: list[cst.CSTNode] = [handler.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, _NESTED or _nested()):
+            if isinstance(node, nested_scopes()):
                 continue
             if isinstance(node, cst.Raise):
                 return True

@@ -21,6 +21,7 @@ cst = libcst_module()
 
 from agentlint import knowledge
 from agentlint.rule import Rule, RuleContext, dotted_name
+from agentlint.traversal import nested_scopes
 from agentlint.types import RuleMeta
 
 _DOCS = """\
@@ -138,16 +139,6 @@ records the escape in a counter or span"*, and its anti-pattern table lists *"si
 fail-open"* (81 of 83 `catch (Exception ex)` blocks that never read `ex`), to be
 replaced by *"recorded fail-open"*.
 """
-
-_NESTED_SCOPES: tuple = ()
-"""cst.FunctionDef, cst.ClassDef, cst.Lambda (filled on first use: LibCST is imported lazily)."""
-
-
-def _nested_scopes() -> tuple:
-    global _NESTED_SCOPES
-    if not _NESTED_SCOPES:
-        _NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-    return _NESTED_SCOPES
 
 _SKIPPED_FIELDS = frozenset(
     {
@@ -373,7 +364,7 @@ class SilentBroadExcept(Rule):
         stack: list[cst.CSTNode] = [body]
         while stack:
             node = stack.pop()
-            if isinstance(node, _NESTED_SCOPES or _nested_scopes()):
+            if isinstance(node, nested_scopes()):
                 continue
             if isinstance(node, cst.Raise):
                 return node
