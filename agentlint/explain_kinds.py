@@ -8,7 +8,6 @@ judge them, so the looser match is the right one.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,6 +25,7 @@ from agentlint.frameworks import (  # noqa: E402  (the tables live with the fram
     TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS,
     TOOL_DECORATOR_NAMES as TOOL_DECORATORS,
 )
+from agentlint.fsutil import is_test_path  # noqa: E402
 
 GROUPS = ("tools and agents", "entry points", "tests")
 """The groups an answer is sorted into; everything else is "other"."""
@@ -33,17 +33,6 @@ GROUPS = ("tools and agents", "entry points", "tests")
 
 def _last(dotted: str) -> str:
     return dotted.rpartition(".")[2]
-
-
-def _is_test_path(path: str) -> bool:
-    parts = path.replace(os.sep, "/").split("/")
-    name = parts[-1]
-    return (
-        any(p in ("tests", "test", "testing") for p in parts[:-1])
-        or name.startswith("test_")
-        or name.endswith("_test.py")
-        or name == "conftest.py"
-    )
 
 
 def _class_kind(graph: "Graph", ref: "NodeRef", framework: bool = False) -> str | None:
@@ -82,16 +71,16 @@ def classify(graph: "Graph", ref: "NodeRef") -> list[tuple[str, str]]:
     if name == MAIN:
         return [("entry points", "`if __name__ == \"__main__\":` block")]
     if name == MODULE:
-        return [("tests", "test module code")] if _is_test_path(path) else []
+        return [("tests", "test module code")] if is_test_path(path) else []
     definition = graph.definition(ref)
     if definition is None:
         return out
     last = _last(name)
-    if definition.kind in ("function", "method") and (last.startswith("test") or _is_test_path(path)):
+    if definition.kind in ("function", "method") and (last.startswith("test") or is_test_path(path)):
         out.append(("tests", "test" if last.startswith("test") else "in a test file"))
-    elif definition.kind == "class" and (last.startswith("Test") or _is_test_path(path)):
+    elif definition.kind == "class" and (last.startswith("Test") or is_test_path(path)):
         out.append(("tests", "test class" if last.startswith("Test") else "in a test file"))
-    elif _is_test_path(path):
+    elif is_test_path(path):
         out.append(("tests", "in a test file"))
     for decorator in definition.decorators:
         tail = _last(decorator)

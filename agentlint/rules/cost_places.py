@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
+from agentlint.fsutil import is_test_path
 from agentlint.types import CostTermFact, Diagnostic, FileFacts, Position, RelatedLocation, RuleMeta, Span
-
-_TEST_FILE = re.compile(r"(?:^|/)(?:tests?|testing)/|(?:^|/)test_[^/]*\.py$|_tests?\.py$|(?:^|/)conftest\.py$")
-
 
 def posix(path: str) -> str:
     return path.replace("\\", "/")
-
-
-def is_test_path(path: str) -> bool:
-    """Test code re-computes expected costs on purpose; it is never a place."""
-    return bool(_TEST_FILE.search(posix(path)))
 
 
 def span_of(item) -> Span:
