@@ -84,6 +84,16 @@ def _last(dotted: str) -> str:
     return dotted.rpartition(".")[2]
 
 
+def frameworks_of(facts: FileFacts) -> tuple[str, ...]:
+    """The agent frameworks a module imports (a project whose own package is named
+    `agents` does not import the OpenAI Agents SDK by importing itself)."""
+    found = {fw.framework_of(i.qualified) for i in facts.imports}
+    found.discard(None)
+    if facts.module == "agents" or facts.module.startswith("agents."):
+        found.discard("openai-agents")
+    return tuple(sorted(found))  # type: ignore[arg-type]
+
+
 class FileModel:
     """Everything agent-related in one module."""
 
@@ -94,12 +104,7 @@ class FileModel:
         self.lines = source.splitlines()
         self.knowledge = knowledge
         self.imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
-        self.project_module = facts.module.split(".", 1)[0]
-        roots = {fw.framework_of(i.qualified) for i in facts.imports}
-        roots.discard(None)
-        if self.project_module == "agents" or facts.module.startswith("agents."):
-            roots.discard("openai-agents")
-        self.frameworks: tuple[str, ...] = tuple(sorted(roots))  # type: ignore[arg-type]
+        self.frameworks = frameworks_of(facts)
         self.imported_roots = {i.qualified.split(".", 1)[0] for i in facts.imports}
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ast.ClassDef] = {}
@@ -1029,15 +1034,6 @@ class FileModel:
                            ref.first_injected)
             added.append(self._tool_ids[id(target)])
         return added
-
-    def tool_at(self, line: int) -> Tool | None:
-        """The innermost tool def holding ``line``."""
-        best = None
-        for tool in self.tools:
-            if isinstance(tool.node, _DEFS) and tool.fact.line <= line <= tool.fact.end_line:
-                if best is None or tool.fact.line >= best.fact.line:
-                    best = tool
-        return best
 
 
 _NOT_TYPES = frozenset({"Any", "object", "Optional", "Union", "str", "int", "float", "bool", "dict", "list"})

@@ -22,7 +22,6 @@ from agentlint import rules as registry
 from agentlint.cache import Cache
 from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
-from agentlint.frameworks import framework_of
 from agentlint.fsutil import is_test_path
 from agentlint.newsyntax import lower, newer_syntax, parse_quietly
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
@@ -164,7 +163,7 @@ def _agent_model(
     rules (AGL201, AGL202, AGL501) run on it. Cheap files (no tool or agent vocabulary)
     are skipped."""
     knowledge = _knowledge(settings.knowledge)
-    frameworks = tuple(sorted({f for f in (framework_of(i.qualified) for i in facts.imports) if f}))
+    frameworks = agents.frameworks_of(facts)
     if not agents.worth_modelling(content, knowledge):
         return (replace(facts, frameworks=frameworks) if frameworks else facts), []
     try:

@@ -86,15 +86,6 @@ class RuleContext:
     facts: FileFacts | None = None
     """The file's facts (its tools among them), when the engine has them."""
 
-    def tool_at(self, line: int) -> str | None:
-        """The name of the innermost tool whose def holds ``line``, if any."""
-        best = None
-        for tool in self.facts.tools if self.facts is not None else ():
-            if tool.schema != "inline" and tool.line <= line <= tool.end_line:
-                if best is None or tool.line >= best.line:
-                    best = tool
-        return best.name if best is not None else None
-
     def qualified_name(self, expr: cst.BaseExpression) -> str | None:
         """The dotted name of a Name/Attribute chain, its first segment resolved through
         this module's imports (`np.zeros` with `import numpy as np` -> `numpy.zeros`)."""
