@@ -81,12 +81,13 @@ def tools(
     found = discover(paths_list, settings)
     result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
     from agentlint import external_tools
-    from agentlint.projects import ProjectMap, split_by_project
 
+    # functions of one module passed as tools in another become tools there
     all_facts: dict = {}
-    for group in split_by_project({p: r.facts for p, r in result.results.items()}, ProjectMap(settings)):
-        # functions of one module passed as tools in another become tools there
-        all_facts.update(external_tools.declare(group, settings, with_rules=False)[1])
+    for group in external_tools.declare_in_projects(
+        {p: r.facts for p, r in result.results.items()}, settings, with_rules=False
+    )[1]:
+        all_facts.update(group)
     rows = []
     seen_frameworks: set[str] = set()
     for path in sorted(result.results):

@@ -646,14 +646,9 @@ def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Di
     if not facts:
         return []
     from agentlint import external_tools
-    from agentlint.projects import ProjectMap, split_by_project
 
-    groups = split_by_project(facts, ProjectMap(settings))
-    out: list[Diagnostic] = []
-    for index, group in enumerate(groups):
-        # tools declared in one module and passed as tools in another
-        found, groups[index] = external_tools.declare(group, settings)
-        out += found
+    # tools declared in one module and passed as tools in another, per project
+    out, groups = external_tools.declare_in_projects(facts, settings)
     for cls in selected:
         for group in groups:
             try:

@@ -80,3 +80,18 @@ def declare(
             except Exception as exc:
                 out.append(_crash(path, cls.meta, exc))
     return out, updated
+
+
+def declare_in_projects(
+    facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
+) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
+    """``declare`` within each project (``projects.py``): the findings, and each
+    project's facts with the tools declared from other modules added."""
+    from agentlint.projects import ProjectMap, split_by_project
+
+    found: list[Diagnostic] = []
+    groups = split_by_project(facts, ProjectMap(settings))
+    for index, group in enumerate(groups):
+        diagnostics, groups[index] = declare(group, settings, with_rules=with_rules)
+        found += diagnostics
+    return found, groups

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.frameworks import FRAMEWORK_NAMES
+from agentlint.frameworks import FRAMEWORK_NAMES, FRAMEWORK_ROOTS, framework_of
 from agentlint.rule import ProjectRule
 from agentlint.types import Diagnostic, Position, RuleMeta, Span
 
@@ -79,8 +79,6 @@ class NoToolsRecognised(ProjectRule):
                 return []
             if first is None:
                 for item in facts.imports:
-                    from agentlint.frameworks import framework_of
-
                     framework = framework_of(item.qualified)
                     if framework in TOOL_FRAMEWORKS and not _inside_framework(path, item.qualified):
                         first = (path, item.line, framework)
@@ -109,8 +107,6 @@ class NoToolsRecognised(ProjectRule):
 def _inside_framework(path: str, qualified: str) -> bool:
     """The file is part of the framework it imports (`google/adk/cli/x.py` importing
     `google.adk.agents`): a library's own code, not an application of it."""
-    from agentlint.frameworks import FRAMEWORK_ROOTS
-
     head = qualified.split(".")
     roots = [".".join(head[:2]), head[0]]
     normalised = "/" + path.replace("\\", "/")
