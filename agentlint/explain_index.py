@@ -9,7 +9,8 @@ time, and are then kept in one index file per (paths, settings, working folder):
 - one line per Python file: display path, size, mtime (ns), content key, module, and
   where its facts sit in the data part of the file (compact JSON, then its calls and
   reads as text lines, then the identifier segments they mention);
-- the postings: segment -> numbers of the files that mention it;
+- the postings: segment -> numbers of the files that mention it (`=` after a number:
+  the file only defines or binds that name);
 - the data part, from which a file's facts are sliced and decoded only when the
   question touches that file.
 
@@ -39,7 +40,7 @@ from agentlint.config import Settings
 from agentlint.facts import FACTS_VERSION
 from agentlint.fsutil import atomic_write
 
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -83,24 +84,33 @@ def encode_facts(facts: Any) -> tuple[str, str, str]:
         f"R\t{r.scope}\t{r.name}\t{r.line}\n"
         for r in _without(facts.references, getattr(facts, "annotation_references", ()))
     ]
-    segments: set[str] = set()
+    # Segments a question scans for (named by a call, a read, an import, a base or a
+    # decorator), and the others, marked `=`: names only defined or bound here, which
+    # find a definition but hold no use of anything.
+    used: set[str] = set()
     for i in facts.imports:
-        segments.update(i.local.split("."))
-        segments.update(i.qualified.split("."))
+        used.update(i.local.split("."))
+        used.update(i.qualified.split("."))
     for d in facts.definitions:
-        segments.update(d.name.split("."))
         for dotted in (*d.decorators, *d.bases):
-            segments.update(dotted.split("."))
+            used.update(dotted.split("."))
     for c in facts.calls:
-        segments.update(c.callee.replace("()", "").split("."))
+        used.update(c.callee.replace("()", "").split("."))
     for r in facts.references:
-        segments.update(r.name.split("."))
+        used.update(r.name.split("."))
+    defined: set[str] = set()
+    for d in facts.definitions:
+        defined.update(d.name.split("."))
     for b in getattr(facts, "bindings", ()):
-        segments.update(b.type.split("."))
-        segments.update(b.name.split("."))
-    segments.discard("")
-    segments.discard("*")
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(sorted(segments))
+        defined.update(b.type.split("."))
+        defined.update(b.name.split("."))
+    used.discard("")
+    used.discard("*")
+    defined -= used
+    defined.discard("")
+    defined.discard("*")
+    segments = sorted(used) + sorted("=" + name for name in defined)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(segments)
 
 
 def _without(items: tuple, removed: tuple) -> list:
@@ -189,11 +199,23 @@ class ProjectFiles:
     """The run's settings (project boundaries: ``projects.ProjectMap``)."""
     _postings: dict[str, list[int]] = field(default_factory=dict)
 
+    _using: dict[str, list[int]] = field(default_factory=dict)
+
     def files_mentioning(self, segment: str) -> list[int]:
+        """The files that define, bind or use a name with ``segment`` as a part."""
         found = self._postings.get(segment)
         if found is None:
             raw = self.postings_raw.get(segment, "")
-            found = self._postings[segment] = [int(x) for x in raw.split()] if raw else []
+            found = self._postings[segment] = [int(x.rstrip("=")) for x in raw.split()] if raw else []
+        return found
+
+    def files_using(self, segment: str) -> list[int]:
+        """The files whose calls, reads, imports, bases or decorators name ``segment``
+        (not those that only define or bind it)."""
+        found = self._using.get(segment)
+        if found is None:
+            raw = self.postings_raw.get(segment, "")
+            found = self._using[segment] = [int(x) for x in raw.split() if x[-1] != "="] if raw else []
         return found
 
     def segments(self) -> Iterable[str]:
@@ -205,11 +227,14 @@ def _build_postings(entries: list[Entry]) -> dict[str, str]:
     for number, entry in enumerate(entries):
         label = str(number)
         for segment in entry.segments().split():
+            mark = label
+            if segment[0] == "=":
+                segment, mark = segment[1:], label + "="
             bucket = collected.get(segment)
             if bucket is None:
-                collected[segment] = [label]
+                collected[segment] = [mark]
             else:
-                bucket.append(label)
+                bucket.append(mark)
     return {segment: " ".join(ids) for segment, ids in collected.items()}
 
 

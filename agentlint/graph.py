@@ -143,7 +143,6 @@ class FileView:
         return found
 
     _imports_by_last: dict[str, list[tuple[str, str]]] | None = None
-    _classes_by_base: dict[str, list[Definition]] | None = None
 
     def imports_of(self, segment: str) -> list[tuple[str, str]]:
         """(local, qualified) of the imports whose qualified name ends in ``segment``."""
@@ -157,14 +156,12 @@ class FileView:
 
     def subclasses_naming(self, segment: str) -> list[Definition]:
         """The classes of this file with a base whose dotted name has ``segment`` as a part."""
-        if self._classes_by_base is None:
-            grouped: dict[str, list[Definition]] = {}
-            for definition in self.defs.values():
-                if definition.kind == "class":
-                    for part in {p for base in definition.bases for p in base.split(".")}:
-                        grouped.setdefault(part, []).append(definition)
-            self._classes_by_base = grouped
-        return self._classes_by_base.get(segment, [])
+        names = [
+            row[0] for row in self.definition_rows
+            if row[1] == "class" and any(segment in base.split(".") for base in row[5])
+        ]
+        kept = [self.defs[name] for name in dict.fromkeys(names)]
+        return [definition for definition in kept if definition.kind == "class"]
 
     def calls_in(self, scope: str) -> list[tuple[str, str, int]]:
         if self._calls_by_scope is None:
@@ -229,6 +226,19 @@ def _view(number: int, path: str, data: list, uses: str) -> FileView:
 
 
 @dataclass
+class _SegmentUses:
+    hits: dict[NodeRef, list[tuple[int, str, str, int, bool]]]
+    """What the uses reach -> (file, scope, dotted, line, is_call) of those uses."""
+    overrides: list[tuple[tuple[int, str, str, int, bool], NodeRef | None, NodeRef | None]]
+    """Calls of the name as a method: (use, class of `self` for `self.m()`, receiver's
+    known class for `x.m()`)."""
+    classes: list[tuple[int, Definition]]
+    """Classes with a base naming the segment."""
+    imports: list[tuple[int, str, str]]
+    """(file, local name, qualified name) of imports of the segment."""
+
+
+@dataclass
 class Edge:
     kind: str
     lines: list[int]
@@ -263,6 +273,9 @@ class Graph:
         self._dotted: dict[tuple[str, bool], list[NodeRef]] = {}
         self._enclosing: dict[tuple[int, str], NodeRef | None] = {}
         self._resolving: set[tuple[str, bool]] = set()
+        self._segments: dict[str, _SegmentUses] = {}
+        self._file_segments: dict[tuple[int, str], _SegmentUses] = {}
+        self._receivers: dict[tuple[int, str, str], tuple] = {}
         self._project_map: Any = None
         self._project_of: dict[int, str] = {}
 
@@ -694,8 +707,7 @@ class Graph:
         while segments - searched:
             segment = (segments - searched).pop()
             searched.add(segment)
-            for other in self.files.files_mentioning(segment):
-                self._scan(other, segment, ref, kind, target_class, segments, add)
+            self._scan(segment, ref, kind, target_class, segments, add)
         if kind == "attribute" and not preds:
             add((number, parent), "member", view.defs[parent].line)
         return preds
@@ -725,43 +737,127 @@ class Graph:
     def _collides(self, ref: NodeRef) -> bool:
         return len(self.by_module.get(self.entries[ref[0]].module, ())) > 1
 
-    def _scan(self, number: int, segment: str, ref: NodeRef, kind: str, target_class, segments: set[str], add) -> None:
-        if self._collides(ref) and not self.same_project(number, ref[0]):
-            return  # another application of the monorepo with a module of the same name
+    def _segment_uses(self, segment: str, numbers: Iterable[int] | None = None) -> "_SegmentUses":
+        """Every use of ``segment`` in the project (or in the files ``numbers``), resolved
+        once and grouped by what it reaches: the methods of a broad name (``run``,
+        ``chat``) are asked about one after another, and each then looks up its own uses
+        instead of rescanning every file that mentions the name."""
+        if numbers is None:
+            found = self._segments.get(segment)
+            if found is None:
+                found = self._segments[segment] = self._gather(segment, self.files.files_using(segment))
+            return found
+        return self._gather(segment, numbers)
+
+    def _gather(self, segment: str, numbers: Iterable[int]) -> "_SegmentUses":
+        out = _SegmentUses({}, [], [], [])
+        for number in numbers:
+            part = self._file_uses(number, segment)
+            for target, uses in part.hits.items():
+                out.hits.setdefault(target, []).extend(uses)
+            out.overrides += part.overrides
+            out.classes += part.classes
+            out.imports += part.imports
+        return out
+
+    def _file_uses(self, number: int, segment: str) -> "_SegmentUses":
+        key = (number, segment)
+        found = self._file_segments.get(key)
+        if found is not None:
+            return found
+        found = self._file_segments[key] = _SegmentUses({}, [], [], [])
         view = self.view(number)
         for scope, dotted, line, is_call in view.mentioning(segment):
-            targets = self.resolve_use(number, scope, dotted)
-            if ref in targets and self._is_decorator(view, scope, dotted, line):
-                continue  # `@agent.tool` above a def: the `registers` link says it
-            if ref in targets:
-                if kind == "class":
-                    # Only `K(...)` constructs K (and runs its `__init__`); `isinstance(x, K)`,
-                    # `super(K, self)`, a type hint or `K.unknown_method()` do not.
-                    if not is_call or dotted.replace("()", "").rpartition(".")[2] != ref[1].rpartition(".")[2]:
-                        continue
-                    use = "calls"
-                elif not is_call or kind in ("variable", "attribute"):
-                    use = "reads" if kind in ("variable", "attribute") else "uses"
-                else:
-                    use = "calls"
-                receiver = self.receiver(number, scope, dotted) if target_class is not None else ("plain", None)
-                add(self.site(number, scope, line), use, line, receiver)
-            elif target_class is not None and is_call and dotted.rpartition(".")[2] == ref[1].rpartition(".")[2]:
-                if self._dispatches_to(number, scope, dotted, target_class, ref):
-                    cls = self.enclosing_class(number, scope)
-                    add(self.site(number, scope, line), "calls", line, ("dispatch", cls))
-                    continue
-                # `x.m()` with `x: Base` reaches the override `C.m` of a subclass C.
+            use = (number, scope, dotted, line, is_call)
+            for target in self.resolve_use(number, scope, dotted):
+                found.hits.setdefault(target, []).append(use)
+            if is_call and dotted.rpartition(".")[2] == segment:
+                # A call that may reach an override in a subclass: `self.m()` in a base
+                # class, or `x.m()` with `x: Base`.
+                head, _, rest = dotted.partition(".")
+                dispatch = self.enclosing_class(number, scope) if head in SELF_NAMES and rest == segment else None
                 tag, base = self.receiver(number, scope, dotted)
-                if tag == "type" and base != target_class and base in self.ancestors(target_class):
+                if dispatch is not None or tag == "type":
+                    found.overrides.append((use, dispatch, base if tag == "type" else None))
+        found.classes = [(number, definition) for definition in view.subclasses_naming(segment)]
+        found.imports = [(number, local, qualified) for local, qualified in view.imports_of(segment)]
+        return found
+
+    def subclasses(self, cls: NodeRef) -> list[NodeRef]:
+        """The classes of the project that name ``cls`` as a base (under its name or an
+        alias it is imported as)."""
+        out: list[NodeRef] = []
+        names = [cls[1].rpartition(".")[2]]
+        for name in names:
+            uses = self._segment_uses(name)
+            for number, definition in uses.classes:
+                sub = (number, definition.name)
+                if sub not in out and cls in self.bases(sub):
+                    out.append(sub)
+            for _number, local, qualified in uses.imports:
+                if local not in names and cls in self.resolve_dotted(qualified):
+                    names.append(local)
+        return out
+
+    def _constructor_files(self, cls: NodeRef) -> set[int]:
+        """Where `K.__init__` can be called from: the files of K and of its subclasses
+        (``super().__init__()``, ``self.__init__()``) and those naming K or a subclass
+        (``K.__init__(self)``)."""
+        files = {cls[0]}
+        family = [cls]
+        for member in family:
+            files.update(self.files.files_using(member[1].rpartition(".")[2]))
+            for sub in self.subclasses(member):
+                if sub not in family:
+                    family.append(sub)
+                    files.add(sub[0])
+        return files
+
+    def _scan(self, segment: str, ref: NodeRef, kind: str, target_class, segments: set[str], add) -> None:
+        """The uses of ``ref`` through the name ``segment``."""
+        if target_class is not None and segment == ref[1].rpartition(".")[2] and segment in CONSTRUCTOR_METHODS:
+            # Every class has an `__init__`: search only where this one can be reached.
+            uses = self._segment_uses(segment, sorted(self._constructor_files(target_class)))
+        else:
+            uses = self._segment_uses(segment)
+        collides = self._collides(ref)
+        # Another application of the monorepo with a module of the same name is not a user.
+        foreign = (lambda number: not self.same_project(number, ref[0])) if collides else (lambda number: False)
+        last = ref[1].rpartition(".")[2]
+        for number, scope, dotted, line, is_call in uses.hits.get(ref, ()):
+            if foreign(number):
+                continue
+            view = self.view(number)
+            if self._is_decorator(view, scope, dotted, line):
+                continue  # `@agent.tool` above a def: the `registers` link says it
+            if kind == "class":
+                # Only `K(...)` constructs K (and runs its `__init__`); `isinstance(x, K)`,
+                # `super(K, self)`, a type hint or `K.unknown_method()` do not.
+                if not is_call or dotted.replace("()", "").rpartition(".")[2] != last:
+                    continue
+                use = "calls"
+            elif not is_call or kind in ("variable", "attribute"):
+                use = "reads" if kind in ("variable", "attribute") else "uses"
+            else:
+                use = "calls"
+            receiver = self.receiver(number, scope, dotted) if target_class is not None else ("plain", None)
+            add(self.site(number, scope, line), use, line, receiver)
+        if target_class is not None and segment == last:
+            for (number, scope, dotted, line, _call), dispatch, base in uses.overrides:
+                if foreign(number) or ref in self.resolve_use(number, scope, dotted):
+                    continue
+                if dispatch is not None and dispatch != target_class and dispatch in self.ancestors(target_class):
+                    add(self.site(number, scope, line), "calls", line, ("dispatch", dispatch))
+                elif base is not None and base != target_class and base in self.ancestors(target_class):
+                    # `x.m()` with `x: Base` reaches the override `C.m` of a subclass C.
                     add(self.site(number, scope, line), "calls", line, ("type", base))
         if kind == "class":
-            for definition in view.subclasses_naming(segment):
+            for number, definition in uses.classes:
                 sub = (number, definition.name)
-                if ref in self.bases(sub):
+                if not foreign(number) and ref in self.bases(sub):
                     add(sub, "inherits", definition.line)
-        for local, qualified in view.imports_of(segment):
-            if local in segments:
+        for number, local, qualified in uses.imports:
+            if local in segments or foreign(number):
                 continue
             if ref in self.resolve_dotted(qualified):
                 segments.add(local)  # re-exported under another name: search that one too
@@ -781,6 +877,13 @@ class Graph:
 
     def receiver(self, number: int, scope: str, dotted: str) -> tuple:
         """What a method call's receiver is known to be (see ``Edge.receivers``)."""
+        key = (number, scope, dotted)
+        known = self._receivers.get(key)
+        if known is None:
+            known = self._receivers[key] = self._receiver(number, scope, dotted)
+        return known
+
+    def _receiver(self, number: int, scope: str, dotted: str) -> tuple:
         head, _, rest = dotted.partition(".")
         if head in SELF_NAMES and rest and "." not in rest:
             cls = self.enclosing_class(number, scope)

@@ -422,3 +422,77 @@ def test_monorepo_applications_are_kept_apart(explain):
     assert {n["path"] for n in other["readers"]} == {"support/app/agent.py"}
     ambiguous = explain("SYSTEM_PROMPT", cwd=monorepo, expect=2)
     assert "shop/app/prompts.py" in ambiguous.stderr and "support/app/prompts.py" in ambiguous.stderr
+
+
+def test_constructor_chains_through_subclasses_and_aliases(explain, tmp_path):
+    """`K.__init__` is searched for only in K's family (its file, its subclasses, the
+    files naming them): every `super().__init__()` and `K.__init__(self)` is still
+    found, and an unrelated class's `super().__init__()` is not taken for K's."""
+    project = tmp_path / "ctor"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "prompts.py").write_text('GREETING = "Hello from the desk"\n')
+    (project / "pkg" / "base.py").write_text(
+        "from pkg.prompts import GREETING\n\n\n"
+        "class Desk:\n"
+        "    def __init__(self):\n"
+        "        self.text = GREETING\n"
+    )
+    (project / "pkg" / "middle.py").write_text(
+        "from pkg.base import Desk\n\n\n"
+        "class Counter(Desk):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n\n\n"
+        "class Plain(Counter):\n"
+        "    pass\n"
+    )
+    (project / "pkg" / "leaf.py").write_text(
+        "from pkg.middle import Plain\n\n\n"
+        "class Night(Plain):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n\n\n"
+        "def open_night():\n"
+        "    return Night()\n"
+    )
+    (project / "pkg" / "aliased.py").write_text(
+        "from pkg.base import Desk as BaseDesk\n\n\n"
+        "class Phone(BaseDesk):\n"
+        "    def __init__(self):\n"
+        "        BaseDesk.__init__(self)\n"
+    )
+    (project / "pkg" / "other.py").write_text(
+        "class Unrelated(dict):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n\n\n"
+        "def make():\n"
+        "    return Unrelated()\n"
+    )
+    answer = explain("pkg.prompts.GREETING", str(project), cwd=project)
+    assert reached(answer) == {
+        "pkg.base.Desk.__init__",
+        "pkg.base.Desk",
+        "pkg.middle.Counter.__init__",
+        "pkg.middle.Counter",
+        "pkg.middle.Plain",
+        "pkg.leaf.Night.__init__",
+        "pkg.leaf.Night",
+        "pkg.leaf.open_night",
+        "pkg.aliased.Phone.__init__",
+        "pkg.aliased.Phone",
+    }
+
+
+def test_postings_tell_defining_files_from_using_files(tmp_path):
+    """A file that only defines a name is found by `files_mentioning` (to find the
+    definition) but not by `files_using` (a question never scans it for uses)."""
+    from agentlint.api import settings_for
+    from agentlint.explain_index import load
+
+    (tmp_path / "a.py").write_text("def run():\n    return 1\n")
+    (tmp_path / "b.py").write_text("from a import run\n\nrun()\n")
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    files = load([str(tmp_path)], settings)
+    names = {number: Path(entry.path).name for number, entry in enumerate(files.entries)}
+    assert {names[n] for n in files.files_mentioning("run")} == {"a.py", "b.py"}
+    assert {names[n] for n in files.files_using("run")} == {"b.py"}
