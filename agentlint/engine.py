@@ -15,7 +15,7 @@ import tokenize
 import io
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from agentlint import agents, notebooks
 from agentlint import rules as registry
@@ -570,6 +570,31 @@ def run(
     context = _context_facts(results, paths, settings, cache) if keep_facts and paths is not None else None
     diagnostics = finalize(results, settings, registry.all_rules(), context=context)
     return RunResult(diagnostics, results, len(results), hits, context)
+
+
+def facts_json(
+    files: list[str], settings: Settings, *, jobs: int | None = None, use_cache: bool = True
+) -> Iterable[tuple[str, dict[str, Any]]]:
+    """(path, facts in their JSON form, as cached) for each of ``files``: what
+    `explain` indexes, one file at a time. Cache misses are analysed (and cached) as
+    `run` does, so a later `check` finds them; no project phase runs and no result is
+    decoded."""
+    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    todo: list[str] = []
+    for path in files:
+        content = _read(path)
+        if isinstance(content, str):
+            yield path, unreadable(path, content).facts.to_json()
+            continue
+        if cache is not None:
+            cached = cache.get(Cache.key(path, content))
+            facts = cached.get("facts") if isinstance(cached, dict) else None
+            if isinstance(facts, dict) and "calls" in facts:
+                yield path, facts
+                continue
+        todo.append(path)
+    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, True):
+        yield path, data["facts"]
 
 
 def _context_facts(

@@ -1,7 +1,7 @@
 """The project's facts for `explain`, loaded fast: one index file next to the cache.
 
 `explain` needs the facts of every file of the project and the list of text files the
-grep fallback searches. Both come from the per-file cache (``engine.run``) the first
+grep fallback searches. Both come from the per-file cache (``engine.facts_json``) the first
 time, and are then kept in one index file per (paths, settings, working folder):
 
 - a header (JSON, one line): the folders walked and their mtimes, the `.gitignore`
@@ -16,7 +16,7 @@ time, and are then kept in one index file per (paths, settings, working folder):
 
 A warm `explain` stats the folders (a file added, removed or renamed changes its
 folder's mtime), the `.gitignore` files and each Python file. Unchanged files are taken
-from the index without reading them; changed or new files go through ``engine.run``
+from the index without reading them; changed or new files go through ``engine.facts_json``
 (the per-file cache, analysing only misses), and the index is rewritten atomically.
 Facts are decoded only for the files the question touches (found through the
 postings). A missing, stale or corrupt index is rebuilt; it never blocks an answer.
@@ -64,46 +64,52 @@ def is_text_file(name: str) -> bool:
 # -- compact facts -------------------------------------------------------------------
 
 
-def encode_facts(facts: Any) -> tuple[str, str, str]:
-    """A ``FileFacts`` as (compact JSON of everything but the calls and reads, the calls
-    and reads as text lines, space-separated identifier segments).
+def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
+    """A file's facts in their JSON form (``FileFacts.to_json``, as cached) as (compact
+    JSON of everything but the calls and reads, the calls and reads as text lines,
+    space-separated identifier segments). Working from the cached JSON, not from
+    decoded ``FileFacts``, keeps building the index of a big project cheap.
 
     Calls and reads are most of the facts and a question needs the few that mention
     one name: kept as lines (``C|R <tab> scope <tab> dotted <tab> line``), they are
     searched as text and split only where they match."""
+    imports = facts["imports"]
+    definitions = facts["definitions"]
+    calls = facts["calls"]
+    references = facts["references"]
+    bindings = facts.get("bindings", ())
     data = [
-        facts.module,
-        [[i.local, i.qualified, i.line] for i in facts.imports],
-        [[d.name, d.kind, d.line, d.end_line, list(d.decorators), list(d.bases)] for d in facts.definitions],
-        [[b.scope, b.name, b.type, b.line] for b in getattr(facts, "bindings", ())],
-        [list(b) for b in getattr(facts, "main_blocks", ())],
-        bool(facts.complete),
+        facts["module"],
+        [[i["local"], i["qualified"], i["line"]] for i in imports],
+        [[d["name"], d["kind"], d["line"], d["end_line"], list(d["decorators"]), list(d["bases"])] for d in definitions],
+        [[b["scope"], b["name"], b["type"], b["line"]] for b in bindings],
+        [list(b) for b in facts.get("main_blocks", ())],
+        bool(facts["complete"]),
     ]
-    uses = [f"C\t{c.scope}\t{c.callee}\t{c.line}\n" for c in facts.calls]
-    uses += [
-        f"R\t{r.scope}\t{r.name}\t{r.line}\n"
-        for r in _without(facts.references, getattr(facts, "annotation_references", ()))
-    ]
+    reads = [(r["scope"], r["name"], r["line"]) for r in references]
+    annotations = tuple((r["scope"], r["name"], r["line"]) for r in facts.get("annotation_references", ()))
+    uses = [f"C\t{c['scope']}\t{c['callee']}\t{c['line']}\n" for c in calls]
+    uses += [f"R\t{scope}\t{name}\t{line}\n" for scope, name, line in _without(reads, annotations)]
     # Segments a question scans for (named by a call, a read, an import, a base or a
     # decorator), and the others, marked `=`: names only defined or bound here, which
     # find a definition but hold no use of anything.
     used: set[str] = set()
-    for i in facts.imports:
-        used.update(i.local.split("."))
-        used.update(i.qualified.split("."))
-    for d in facts.definitions:
-        for dotted in (*d.decorators, *d.bases):
+    for i in imports:
+        used.update(i["local"].split("."))
+        used.update(i["qualified"].split("."))
+    for d in definitions:
+        for dotted in (*d["decorators"], *d["bases"]):
             used.update(dotted.split("."))
-    for c in facts.calls:
-        used.update(c.callee.replace("()", "").split("."))
-    for r in facts.references:
-        used.update(r.name.split("."))
+    for c in calls:
+        used.update(c["callee"].replace("()", "").split("."))
+    for _scope, name, _line in reads:
+        used.update(name.split("."))
     defined: set[str] = set()
-    for d in facts.definitions:
-        defined.update(d.name.split("."))
-    for b in getattr(facts, "bindings", ()):
-        defined.update(b.type.split("."))
-        defined.update(b.name.split("."))
+    for d in definitions:
+        defined.update(d["name"].split("."))
+    for b in bindings:
+        defined.update(b["type"].split("."))
+        defined.update(b["name"].split("."))
     used.discard("")
     used.discard("*")
     defined -= used
@@ -113,7 +119,7 @@ def encode_facts(facts: Any) -> tuple[str, str, str]:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(segments)
 
 
-def _without(items: tuple, removed: tuple) -> list:
+def _without(items: list, removed: tuple) -> list:
     """``items`` minus ``removed``, as multisets, order kept."""
     if not removed:
         return list(items)
@@ -460,14 +466,14 @@ def load(
     *,
     use_cache: bool = True,
     jobs: int | None = None,
-    analyse: Callable[[list[str]], dict[str, Any]] | None = None,
+    analyse: Callable[[list[str]], Iterable[tuple[str, dict[str, Any]]]] | None = None,
     full_settings: Callable[[], Settings] | None = None,
 ) -> ProjectFiles:
     """Every file's facts for ``paths``; see the module docstring.
 
-    ``analyse`` maps paths to ``FileFacts`` (default: ``engine.run`` with the settings
-    that ``full_settings`` gives, the rules loaded, so its per-file cache entries are
-    the ones `check` reads and writes).
+    ``analyse`` gives (path, facts as JSON) for the paths it is passed (default:
+    ``engine.facts_json`` with the settings that ``full_settings`` gives, the rules
+    loaded, so its per-file cache entries are the ones `check` reads and writes).
     """
     started = time.perf_counter()
     stats: dict[str, Any] = {"index": "none", "reused": 0, "analysed": 0}
@@ -519,13 +525,13 @@ def load(
                 before[path] = (-1, -1, "")
         analysed = (analyse or _engine_facts(full_settings() if full_settings else settings, use_cache, jobs))(todo)
         made = {}
-        for path in todo:
-            facts = analysed.get(path)
-            if facts is None:
-                continue
-            blob, uses, segments = encode_facts(facts)
+        for path, facts in analysed:
+            try:
+                blob, uses, segments = encode_facts(facts)
+            except (KeyError, TypeError, AttributeError):
+                continue  # a cache entry of another layout: left out of this index, asked again next time
             size, mtime, key = before[path]
-            made[path] = Entry.new(path, size, mtime, key, facts.module, blob, uses, segments, bool(facts.complete))
+            made[path] = Entry.new(path, size, mtime, key, facts["module"], blob, uses, segments, bool(facts["complete"]))
         fresh = [e if e is not None else made.get(p) for p, e in zip(py_files, fresh)]
         stats["analysed"] = len(todo)
     entries_now = [e for e in fresh if e is not None]
@@ -585,11 +591,12 @@ def write_memo(files: ProjectFiles, version: int, old: dict[str, list], new: dic
         pass
 
 
-def _engine_facts(settings: Settings, use_cache: bool, jobs: int | None) -> Callable[[list[str]], dict[str, Any]]:
-    def analyse(files: list[str]) -> dict[str, Any]:
-        from agentlint.engine import run
+def _engine_facts(
+    settings: Settings, use_cache: bool, jobs: int | None
+) -> Callable[[list[str]], Iterable[tuple[str, dict[str, Any]]]]:
+    def analyse(files: list[str]) -> Iterable[tuple[str, dict[str, Any]]]:
+        from agentlint.engine import facts_json
 
-        result = run(files, settings, jobs=jobs, use_cache=use_cache)
-        return {path: r.facts for path, r in result.results.items()}
+        return facts_json(files, settings, jobs=jobs, use_cache=use_cache)
 
     return analyse

@@ -277,19 +277,19 @@ def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, t
     def no_analysis(*args, **kwargs):
         raise AssertionError("a warm explain must not analyse")
 
-    monkeypatch.setattr(agentlint.engine, "run", no_analysis)
+    monkeypatch.setattr(agentlint.engine, "facts_json", no_analysis)
     warm = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
     assert warm == first
     monkeypatch.undo()
 
     analysed = []
-    real_run = agentlint.engine.run
+    real_facts = agentlint.engine.facts_json
 
-    def counting_run(files, *args, **kwargs):
+    def counting_facts(files, *args, **kwargs):
         analysed.extend(files)
-        return real_run(files, *args, **kwargs)
+        return real_facts(files, *args, **kwargs)
 
-    monkeypatch.setattr(agentlint.engine, "run", counting_run)
+    monkeypatch.setattr(agentlint.engine, "facts_json", counting_facts)
     legacy = project_copy / "app" / "legacy.py"
     legacy.write_text(legacy.read_text().replace("app.DEFAULT_PROMPT.strip()", '"no prompt here"'))
     (project_copy / "app" / "extra.py").write_text(
