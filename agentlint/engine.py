@@ -23,7 +23,7 @@ from agentlint.cache import Cache
 from agentlint.config import Settings
 from agentlint.facts import extract_facts, module_name_for
 from agentlint.fsutil import is_test_path
-from agentlint.newsyntax import lower, newer_syntax, parse_quietly
+from agentlint.newsyntax import parse_lowered
 from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE
 from agentlint.suppression import apply_suppressions, find_suppressions
 from agentlint.types import Diagnostic, Edit, FileFacts, FileResult, Fix, Position, RuleMeta, Span
@@ -132,16 +132,8 @@ def _knowledge(entries: tuple) -> "agents.Knowledge":
 
 
 def parse_python(text: str, path: str) -> ast.Module:
-    """The `ast` tree of ``text``, quietly; newer syntax than this interpreter reads
-    (PEP 695, PEP 701) is read from a lowered copy with the same lines and columns
-    when LibCST can parse the file. Raises SyntaxError otherwise."""
-    try:
-        return parse_quietly(text, path)
-    except SyntaxError as exc:
-        lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
-        if lowered is None:
-            raise
-        return parse_quietly(lowered, path)
+    """The `ast` tree of ``text`` (see ``newsyntax.parse_lowered``)."""
+    return parse_lowered(text, path)
 
 
 def facts_only(path: str, text: str, settings: Settings) -> FileFacts:

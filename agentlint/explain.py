@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from agentlint import notebooks
 from agentlint.fsutil import read_bytes
+from agentlint.newsyntax import parse_lowered
 from agentlint.newsyntax import parse_quietly as _parse_quietly
 
 import ast
@@ -63,6 +64,13 @@ class Query:
     """For `path.py:NAME`: the path part."""
 
 
+def _looks_like_file(dotted: str) -> bool:
+    """`triage.md`, `prompts/x.prompt`: a file name; `app.prompts.PROMPT`, `mod.Prompt`:
+    a symbol (file suffixes are written in lower case)."""
+    last = dotted.rpartition(".")[2]
+    return "." in dotted and last.islower() and ("." + last) in TEXT_SUFFIXES
+
+
 def parse_symbol(raw: str) -> Query:
     text = raw.strip()
     if not text:
@@ -74,7 +82,7 @@ def parse_symbol(raw: str) -> Query:
     head, colon, name = text.rpartition(":")
     if colon and head.endswith((".py", ".pyi", ".ipynb")) and _IDENTIFIER.match(name):
         return Query(raw, "symbol", name, path=head)
-    if _IDENTIFIER.match(text) and not text.lower().endswith(TEXT_SUFFIXES):
+    if _IDENTIFIER.match(text) and not _looks_like_file(text):
         return Query(raw, "symbol", text)
     if "/" in text or "\\" in text or text.lower().endswith(TEXT_SUFFIXES) or os.path.isfile(text):
         return Query(raw, "file", text.replace("\\", "/"))
@@ -336,6 +344,8 @@ def explain(
     """The answer for SYMBOL ``raw``. ``memo``: predecessors kept from earlier questions on
     the same index (``explain_index.read_memo``); the new ones are in ``answer.graph.memo_out``."""
     query = parse_symbol(raw)
+    if query.mode == "file" and _IDENTIFIER.match(query.value) and not _project_file(files, query.value):
+        query = Query(raw, "symbol", query.value)  # `app.prompts.md`: no such file, so a symbol
     graph = Graph(files, memo)
     answer = Answer(query, graph, depth=depth)
     if query.mode == "symbol":
@@ -437,7 +447,9 @@ def _python_mentions(answer: Answer, files: ProjectFiles, name: str) -> None:
         if definition is not None:
             for line in range(definition.line, definition.end_line + 1):
                 linked.add((graph.entries[ref[0]].path, line))
-    ident = Needle(name, not_assigned=True)
+    # Assignments are definitions, shown above; when the graph has none (an instance
+    # attribute set in `__init__`), the assignment is where the value lives: keep it.
+    ident = Needle(name, not_assigned=bool(answer.targets))
     # The same value elsewhere in Python counts as a string literal, quoted.
     values = [Needle(v, quoted=True) for v in answer.values]
     out: list[TextMatch] = []
@@ -489,6 +501,10 @@ def _explain_string(answer: Answer, files: ProjectFiles, grep: bool) -> None:
         return constant == value
 
     _explain_literal(answer, files, [value], matches, "literal", grep, [Needle(value, identifier=False)])
+
+
+def _project_file(files: ProjectFiles, wanted: str) -> bool:
+    return os.path.isfile(wanted) or any(_same_file(p, wanted) for p in files.text_files + [e.path for e in files.entries])
 
 
 def _explain_file(answer: Answer, files: ProjectFiles, grep: bool) -> None:
@@ -556,8 +572,8 @@ def _explain_literal(answer, files, needles, matches, edge_kind, grep, text_need
     for number, path, text in _python_sources(files, needles):
         exact: set[int] = set()
         try:
-            tree = _parse_quietly(text)
-        except (SyntaxError, ValueError, RecursionError):
+            tree = parse_lowered(text, path)  # a 3.12 f-string elsewhere in the file loses nothing here
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = None
         if tree is not None:
             for node in _string_constants(tree, _lines_holding(text, needles)):

@@ -35,6 +35,12 @@ def _last(dotted: str) -> str:
     return dotted.rpartition(".")[2]
 
 
+def _is_mock(decorator: str) -> bool:
+    """`@mock.patch(...)`, `@unittest.mock.patch.object(...)`: a test double, not the
+    HTTP verb of a route."""
+    return decorator.startswith("unittest.") or "mock" in decorator.split(".")[:-1]
+
+
 def _class_kind(graph: "Graph", ref: "NodeRef", framework: bool = False) -> str | None:
     """"tool" or "agent" when the class is a framework's own (`Agent`) or derives (in
     the project or from outside) from a known base; with ``framework``, also
@@ -87,7 +93,7 @@ def classify(graph: "Graph", ref: "NodeRef") -> list[tuple[str, str]]:
         short = decorator if "." not in decorator else ".".join(decorator.split(".")[-2:])
         if tail in TOOL_DECORATORS:
             out.append(("tools and agents", f"tool (@{short})"))
-        elif tail in ROUTE_DECORATORS and "." in decorator:
+        elif tail in ROUTE_DECORATORS and "." in decorator and not _is_mock(decorator):
             out.append(("entry points", f"route handler (@{short})"))
         elif tail in CLI_DECORATORS and "." in decorator:
             out.append(("entry points", f"CLI command (@{short})"))

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -62,6 +63,7 @@ MAIN = "<main>"
 SELF_NAMES = ("self", "cls")
 CONSTRUCTOR_METHODS = ("__init__", "__new__", "__post_init__", "model_post_init", "__attrs_post_init__")
 MAX_HOPS = 10
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
 GRAPH_VERSION = 1
 """Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
 
@@ -275,6 +277,8 @@ class Graph:
         self._resolving: set[tuple[str, bool]] = set()
         self._segments: dict[str, _SegmentUses] = {}
         self._file_segments: dict[tuple[int, str], _SegmentUses] = {}
+        self._holders: dict[tuple[NodeRef, str], list[tuple[NodeRef, NodeRef | None]]] = {}
+        self._descendants: dict[NodeRef, list[NodeRef]] = {}
         self._receivers: dict[tuple[int, str, str], tuple] = {}
         self._project_map: Any = None
         self._project_of: dict[int, str] = {}
@@ -343,6 +347,24 @@ class Graph:
         self._dotted[key] = result
         return result
 
+    def resolve_from(self, number: int, dotted: str, hops: int = 0, strict: bool = False) -> list[NodeRef]:
+        """``resolve_dotted`` for a name imported in file ``number``, also trying it under
+        the packages holding the file: `from server.manager import run` in
+        `backend/server/app.py` works at run time when the code puts `backend/` on
+        ``sys.path``, and then names `backend.server.manager`. Never for a
+        standard-library name."""
+        found = self.resolve_dotted(dotted, hops, strict)
+        if found or dotted.partition(".")[0] in _STDLIB:
+            return found
+        packages = self.entries[number].module.split(".")[:-1]
+        for cut in range(len(packages), 0, -1):
+            prefix = ".".join(packages[:cut])
+            if f"{prefix}.{dotted.partition('.')[0]}" in self.by_module:
+                found = self.resolve_dotted(f"{prefix}.{dotted}", hops + 1, strict)
+                if found:
+                    return found
+        return []
+
     def _resolve_in_file(self, number: int, rest: list[str], hops: int, strict: bool = False) -> list[NodeRef]:
         view = self.view(number)
         for cut in range(len(rest), 0, -1):
@@ -353,7 +375,7 @@ class Graph:
                 return self.member_chain((number, name), rest[cut:], hops)
         target = view.imports.get(rest[0])
         if target is not None:
-            return self.resolve_dotted(".".join([target, *rest[1:]]), hops + 1, strict)
+            return self.resolve_from(number, ".".join([target, *rest[1:]]), hops + 1, strict)
         for base in view.stars:
             found = self.resolve_dotted(".".join([base, *rest]), hops + 1, strict)
             if found:
@@ -421,7 +443,7 @@ class Graph:
         return out
 
     def _resolve_name(self, number: int, dotted: str, hops: int = 0) -> list[NodeRef]:
-        found = self.resolve_dotted(dotted, hops)
+        found = self.resolve_from(number, dotted, hops)
         if found:
             return found
         view = self.view(number)
@@ -469,6 +491,36 @@ class Graph:
             out += [(owner[0], t) for t in self.view(owner[0]).bindings.get((owner[1], f"self.{attr}"), [])]
         return out
 
+    def attribute_holders(self, cls: NodeRef, attr: str) -> list[tuple[NodeRef, NodeRef | None]]:
+        """The subclasses of ``cls`` that define the class attribute ``attr`` or bind
+        ``self.attr`` themselves: (subclass, its attribute definition or None)."""
+        key = (cls, attr)
+        known = self._holders.get(key)
+        if known is None:
+            known = self._holders[key] = []
+            for sub in self.descendants(cls):
+                view = self.view(sub[0])
+                name = f"{sub[1]}.{attr}"
+                definition = view.defs.get(name)
+                if definition is not None and definition.kind == "attribute":
+                    known.append((sub, (sub[0], name)))
+                elif (sub[1], f"self.{attr}") in view.bindings:
+                    known.append((sub, None))
+        return known
+
+    def descendants(self, cls: NodeRef) -> list[NodeRef]:
+        """Every subclass of ``cls`` in the project, nearest first."""
+        known = self._descendants.get(cls)
+        if known is None:
+            known = self._descendants[cls] = []
+            queue = [cls]
+            while queue:
+                for sub in self.subclasses(queue.pop(0)):
+                    if sub != cls and sub not in known:
+                        known.append(sub)
+                        queue.append(sub)
+        return known
+
     def enclosing_class(self, number: int, scope: str) -> NodeRef | None:
         key = (number, scope)
         if key in self._enclosing:
@@ -497,6 +549,10 @@ class Graph:
     def _resolve_use(self, number: int, scope: str, dotted: str) -> list[NodeRef]:
         head, _, rest_text = dotted.partition(".")
         rest = rest_text.split(".") if rest_text else []
+        if dotted == "cls":
+            # `cls(...)` in a classmethod constructs the class.
+            cls = self.enclosing_class(number, scope)
+            return [cls] if cls is not None else []
         if head in SELF_NAMES and rest:
             cls = self.enclosing_class(number, scope)
             if cls is None:
@@ -511,6 +567,15 @@ class Graph:
             if len(rest) > 1:
                 for owner_number, type_ in self.self_attr_types(cls, rest[0]):
                     out += self.type_member(owner_number, type_, rest[1:])
+                if not out:
+                    # The base class reads `self.prompts.X` and each subclass sets
+                    # `prompts`: what the subclasses hold.
+                    for sub, member in self.attribute_holders(cls, rest[0]):
+                        if member is not None:
+                            out += self.member_chain(member, rest[1:])
+                        for owner_number, type_ in self.self_attr_types(sub, rest[0]):
+                            out += self.type_member(owner_number, type_, rest[1:])
+                    out = list(dict.fromkeys(out))
             return out
         if "()." in dotted:
             receiver, _, member = dotted.partition("().")
@@ -528,7 +593,7 @@ class Graph:
             return self.type_member(number, receiver, members) if self.view(number).roots & {receiver.partition(".")[0]} else []
         view = self.view(number)
         if rest and head in view.roots:
-            found = self.resolve_dotted(dotted)
+            found = self.resolve_from(number, dotted)
             if found:
                 return found
         # A receiver whose type is known in this scope: `x = Foo(); x.m()`.
@@ -540,13 +605,17 @@ class Graph:
                     out += self.type_member(number, type_, rest)
                 if out:
                     return out
-        # A nested function (or class) of an enclosing scope.
+        # A nested function (or class) of an enclosing function. A class body's names
+        # are not visible from its methods: `commit.tree` in a method is a local
+        # `commit`, never the method `commit` of the class.
         prefix = scope if scope != MODULE else ""
         while prefix:
-            candidate = f"{prefix}.{head}"
-            definition = view.defs.get(candidate)
-            if definition is not None and definition.kind != "attribute":
-                return self.member_chain((number, candidate), rest)
+            owner = view.defs.get(prefix)
+            if owner is not None and (owner.kind in ("function", "method") or prefix == scope):
+                candidate = f"{prefix}.{head}"
+                definition = view.defs.get(candidate)
+                if definition is not None and definition.kind != "attribute":
+                    return self.member_chain((number, candidate), rest)
             prefix = prefix.rpartition(".")[0]
         return []
 
@@ -703,6 +772,8 @@ class Graph:
         owner = view.defs.get(parent) if parent else None
         target_class = (number, parent) if kind == "method" and owner is not None and owner.kind == "class" else None
         segments = {name.rpartition(".")[2]}
+        if kind == "class":
+            segments.add("cls")  # `cls(...)` in the class's own classmethods
         searched: set[str] = set()
         while segments - searched:
             segment = (segments - searched).pop()
@@ -769,8 +840,17 @@ class Graph:
         view = self.view(number)
         for scope, dotted, line, is_call in view.mentioning(segment):
             use = (number, scope, dotted, line, is_call)
-            for target in self.resolve_use(number, scope, dotted):
+            targets = self.resolve_use(number, scope, dotted)
+            for target in targets:
                 found.hits.setdefault(target, []).append(use)
+            # `editor.run()` on a module-level `editor = Editor(...)`: the call goes to
+            # `Editor.run`, and it also reads `editor` (and what its constructor got).
+            parts = dotted.split(".")
+            if len(parts) > 1 and segment in parts[:-1] and "()" not in dotted:
+                prefix = ".".join(parts[: parts.index(segment) + 1])
+                for target in self.resolve_use(number, scope, prefix):
+                    if target not in targets and self.kind(target) in ("variable", "attribute"):
+                        found.hits.setdefault(target, []).append((number, scope, prefix, line, False))
             if is_call and dotted.rpartition(".")[2] == segment:
                 # A call that may reach an override in a subclass: `self.m()` in a base
                 # class, or `x.m()` with `x: Base`.
@@ -804,13 +884,9 @@ class Graph:
         (``super().__init__()``, ``self.__init__()``) and those naming K or a subclass
         (``K.__init__(self)``)."""
         files = {cls[0]}
-        family = [cls]
-        for member in family:
+        for member in [cls, *self.descendants(cls)]:
+            files.add(member[0])
             files.update(self.files.files_using(member[1].rpartition(".")[2]))
-            for sub in self.subclasses(member):
-                if sub not in family:
-                    family.append(sub)
-                    files.add(sub[0])
         return files
 
     def _scan(self, segment: str, ref: NodeRef, kind: str, target_class, segments: set[str], add) -> None:
@@ -818,6 +894,8 @@ class Graph:
         if target_class is not None and segment == ref[1].rpartition(".")[2] and segment in CONSTRUCTOR_METHODS:
             # Every class has an `__init__`: search only where this one can be reached.
             uses = self._segment_uses(segment, sorted(self._constructor_files(target_class)))
+        elif segment == "cls" and kind == "class":
+            uses = self._segment_uses(segment, [ref[0]])
         else:
             uses = self._segment_uses(segment)
         collides = self._collides(ref)
@@ -831,9 +909,9 @@ class Graph:
             if self._is_decorator(view, scope, dotted, line):
                 continue  # `@agent.tool` above a def: the `registers` link says it
             if kind == "class":
-                # Only `K(...)` constructs K (and runs its `__init__`); `isinstance(x, K)`,
-                # `super(K, self)`, a type hint or `K.unknown_method()` do not.
-                if not is_call or dotted.replace("()", "").rpartition(".")[2] != last:
+                # Only `K(...)` (or `cls(...)` in K) constructs K (and runs its `__init__`);
+                # `isinstance(x, K)`, `super(K, self)`, a type hint or `K.unknown_method()` do not.
+                if not is_call or dotted.replace("()", "").rpartition(".")[2] not in (last, "cls"):
                     continue
                 use = "calls"
             elif not is_call or kind in ("variable", "attribute"):
@@ -997,7 +1075,7 @@ def _narrow(graph: Graph, a: NodeRef | None, b: NodeRef | None):
     return _INCOMPATIBLE
 
 
-def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge) -> set:
+def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge, source: NodeRef | None = None) -> set:
     """The class constraints under which a predecessor is reached through ``edge``.
 
     A constraint says "``self`` is an instance of this class": it appears when a
@@ -1009,6 +1087,13 @@ def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge) -
         if tag == "dispatch":
             owner = (node[0], node[1].rpartition(".")[0])
             narrowed = _narrow(graph, constraint, owner)
+            if narrowed is not _INCOMPATIBLE and narrowed is not None and source is not None:
+                # `Base.summarize` calls `self.act()`, reaching the override `C.act` only
+                # when `self` is a C; if C overrides `summarize` too, the base one never
+                # runs on a C.
+                method = source[1].rpartition(".")[2]
+                if graph.kind(source) == "method" and graph.lookup_member(narrowed, method) not in ([source], []):
+                    narrowed = _INCOMPATIBLE
         elif tag == "self":
             narrowed = _narrow(graph, constraint, cls)
             if narrowed is not _INCOMPATIBLE and narrowed == cls and constraint is None:
@@ -1045,7 +1130,7 @@ def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = 
         following: list[tuple[NodeRef, NodeRef | None]] = []
         for node, constraint in frontier:
             for source, edge in graph.predecessors(node).items():
-                states = _step(graph, constraint, node, edge)
+                states = _step(graph, constraint, node, edge, source)
                 if not states:
                     continue
                 out.add_edge(source, node, kind=edge.kind, lines=sorted(edge.lines))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 
 
@@ -28,6 +29,19 @@ def parse_quietly(text: str, filename: str = "<unknown>", mode: str = "exec") ->
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ast.parse(text, filename=filename, mode=mode)
+
+
+def parse_lowered(text: str, filename: str = "<unknown>") -> ast.Module:
+    """The `ast` tree of ``text``, quietly; newer syntax than this interpreter reads
+    (PEP 695, PEP 701) is read from a lowered copy with the same lines and columns
+    when LibCST can parse the file. Raises SyntaxError otherwise."""
+    try:
+        return parse_quietly(text, filename)  # type: ignore[return-value]
+    except SyntaxError as exc:
+        lowered = lower(text) if sys.version_info < (3, 12) and newer_syntax(text, exc) else None
+        if lowered is None:
+            raise
+        return parse_quietly(lowered, filename)  # type: ignore[return-value]
 
 
 _NEWER = re.compile(r"^\s*(?:type\s+\w+|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")

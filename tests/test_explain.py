@@ -496,3 +496,222 @@ def test_postings_tell_defining_files_from_using_files(tmp_path):
     names = {number: Path(entry.path).name for number, entry in enumerate(files.entries)}
     assert {names[n] for n in files.files_mentioning("run")} == {"a.py", "b.py"}
     assert {names[n] for n in files.files_using("run")} == {"b.py"}
+
+
+def _write_project(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _places(answer) -> dict[str, set]:
+    """qualified name -> the lines of the edges that reach it into the answer."""
+    return {n["qualified"]: {tuple(l) if isinstance(l, list) else l for l in n.get("lines", [])} for n in answer["callers"]}
+
+
+def test_names_of_a_class_body_are_not_visible_from_its_methods(explain, tmp_path):
+    """`commit.tree` in a method is a local `commit`, not the method `commit` of the
+    class (found on aider: one such edge brought in 25 wrong places)."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/prompts.py": 'COMMIT_SYSTEM = "Write a commit message."\n',
+        "app/repo.py": (
+            "from app import prompts\n\n\n"
+            "class Repo:\n"
+            "    def commit(self):\n"
+            "        return self.message()\n\n"
+            "    def message(self):\n"
+            "        return prompts.COMMIT_SYSTEM\n\n"
+            "    def tracked_files(self, head):\n"
+            "        commit = head.commit\n"
+            "        return list(commit.tree.traverse())\n\n"
+            "    def by_param(self, commit):\n"
+            "        return commit.tree.traverse()\n"
+        ),
+    })
+    answer = explain("app.prompts.COMMIT_SYSTEM", cwd=project)
+    assert reached(answer) == {"app.repo.Repo.message", "app.repo.Repo.commit"}
+
+
+def test_cls_call_in_a_classmethod_constructs_the_class(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/memory.py": (
+            'SYSTEM_PROMPT = "Extract facts."\n\n\n'
+            "class Memory:\n"
+            "    def __init__(self, config=None):\n"
+            "        self.config = config\n"
+            "        self.prompt = SYSTEM_PROMPT\n\n"
+            "    @classmethod\n"
+            "    def from_config(cls, config):\n"
+            "        return cls(config)\n\n\n"
+            "class Other:\n"
+            "    @classmethod\n"
+            "    def make(cls):\n"
+            "        return cls()\n"
+        ),
+        "app/service.py": "from app.memory import Memory\n\n\ndef make_memory():\n    return Memory.from_config({})\n",
+    })
+    answer = explain("app.memory.SYSTEM_PROMPT", cwd=project)
+    assert reached(answer) == {
+        "app.memory.Memory.__init__", "app.memory.Memory", "app.memory.Memory.from_config", "app.service.make_memory",
+    }
+
+
+def test_a_call_on_a_module_level_object_reads_the_object(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/editor.py": (
+            "class ChiefEditor:\n"
+            "    def __init__(self, task):\n"
+            "        self.task = task\n\n"
+            "    def init_team(self):\n"
+            "        return self.task\n"
+        ),
+        "app/agent.py": (
+            "from app.editor import ChiefEditor\n\n"
+            'chief_editor = ChiefEditor({"model": "gpt-4o"})\n'
+            "graph = chief_editor.init_team()\n\n\n"
+            "def serve():\n"
+            "    return chief_editor.init_team()\n\n\n"
+            "def unrelated():\n"
+            "    return ChiefEditor({}).init_team()\n"
+        ),
+    })
+    answer = explain('"gpt-4o"', cwd=project)
+    assert reached(answer) == {"app.agent.chief_editor", "app.agent.graph", "app.agent.serve"}
+
+
+def test_dispatch_to_an_override_stops_where_the_subclass_overrides_the_caller(explain, tmp_path):
+    """`Base.summarize` calls `self.act()`: it reaches `C.act` only on a C, and never
+    when C overrides `summarize` as well."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/agents.py": (
+            'ACT_PROMPT = "Decide the next action."\n\n\n'
+            "class OperatorAgent:\n"
+            "    def act(self):\n"
+            "        raise NotImplementedError\n\n"
+            "    def summarize(self):\n"
+            "        return self.act()\n\n\n"
+            "class BinaryOperatorAgent(OperatorAgent):\n"
+            "    def act(self):\n"
+            "        return ACT_PROMPT\n\n"
+            "    def summarize(self):\n"
+            '        return "summary"\n\n\n'
+            "class KeepsSummary(OperatorAgent):\n"
+            "    def act(self):\n"
+            "        return ACT_PROMPT.upper()\n\n\n"
+            "def operate(agent: OperatorAgent):\n"
+            "    return agent.summarize()\n"
+        ),
+    })
+    answer = explain("app.agents.ACT_PROMPT", cwd=project)
+    assert reached(answer) == {
+        "app.agents.BinaryOperatorAgent.act",
+        "app.agents.KeepsSummary.act",
+        "app.agents.OperatorAgent.summarize",  # through KeepsSummary, which keeps it
+        "app.agents.operate",
+    }
+    only_binary = explain("app/agents.py:BinaryOperatorAgent.act", cwd=project)
+    assert reached(only_binary) == set()
+
+
+def test_imports_from_a_folder_put_on_sys_path(explain, tmp_path):
+    """`from server.manager import run_agent` works at run time because the app puts
+    `backend/` on sys.path: it is the one project module with that name."""
+    project = _write_project(tmp_path / "p", {
+        "backend/__init__.py": "",
+        "backend/report_type/__init__.py": "from .basic import BasicReport\n",
+        "backend/report_type/basic.py": (
+            'PROMPT = "Write a research report."\n\n\n'
+            "class BasicReport:\n"
+            "    async def run(self):\n"
+            "        return PROMPT\n"
+        ),
+        "backend/server/__init__.py": "",
+        "backend/server/manager.py": (
+            "from report_type import BasicReport\n\n\n"
+            "async def run_agent():\n"
+            "    researcher = BasicReport()\n"
+            "    return await researcher.run()\n"
+        ),
+        "backend/server/app.py": (
+            "import json\n"
+            "from fastapi import FastAPI\n"
+            "from server.manager import run_agent\n\n"
+            "app = FastAPI()\n\n\n"
+            '@app.post("/report")\n'
+            "async def report():\n"
+            "    return await run_agent()\n\n\n"
+            "def dump():\n"
+            "    return json.dumps({})\n"
+        ),
+    })
+    answer = explain("backend.report_type.basic.PROMPT", cwd=project)
+    assert reached(answer) == {
+        "backend.report_type.basic.BasicReport.run", "backend.server.manager.run_agent", "backend.server.app.report",
+    }
+
+
+def test_literal_in_a_file_with_newer_fstrings_is_found(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/research.py": (
+            "import json\n\n"
+            'GPT4_MODEL = "gpt-4o"\n\n\n'
+            "def plan(data):\n"
+            "    return GPT4_MODEL, f\"{data[\"query\"]}\"\n"
+        ),
+    })
+    answer = explain('"gpt-4o"', cwd=project)
+    assert reached(answer) == {"app.research.GPT4_MODEL", "app.research.plan"}
+
+
+def test_mock_patch_is_not_a_route(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/prompts.py": (
+            'SYSTEM_PROMPT = "You are a helpful research assistant."\n\n\n'
+            "def build_messages(question):\n"
+            '    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": question}]\n'
+        ),
+        "app/smoke.py": (
+            "from unittest.mock import patch\n\n"
+            "from app.prompts import build_messages\n\n\n"
+            '@patch("app.prompts.SYSTEM_PROMPT", "stub")\n'
+            "def smoke_check():\n"
+            '    return build_messages("ping")\n'
+        ),
+    })
+    answer = explain("app.prompts.SYSTEM_PROMPT", cwd=project)
+    smoke = next(n for n in answer["callers"] if n["qualified"] == "app.smoke.smoke_check")
+    assert "route" not in json.dumps(smoke)
+    assert "app.smoke.smoke_check" not in qualified(answer["groups"].get("entry points", []))
+
+
+def test_an_instance_attribute_prompt_shows_where_it_is_assigned(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/agent.py": (
+            "class OperatorAgent:\n"
+            "    def __init__(self, query):\n"
+            '        self.summarize_prompt = f"Summarize your research for: {query}"\n\n'
+            "    def summarize(self):\n"
+            "        return self.summarize_prompt\n"
+        ),
+    })
+    answer = explain("OperatorAgent.summarize_prompt", cwd=project, expect=0)
+    lines = {(m["path"], m["line"]) for m in answer["python_mentions"]}
+    assert ("app/agent.py", 3) in lines and ("app/agent.py", 6) in lines
+
+
+def test_symbol_forms_that_end_like_a_file_suffix():
+    from agentlint.explain import parse_symbol
+
+    assert parse_symbol("app.prompts.PROMPT").mode == "symbol"  # `.prompt` files exist, `PROMPT` is a name
+    assert parse_symbol("prompts.Prompt").mode == "symbol"
+    assert parse_symbol("triage.md").mode == "file"
+    assert parse_symbol("prompts/triage.prompt").mode == "file"
