@@ -108,6 +108,8 @@ def _explain(
     except ConfigError as exc:
         _fail(str(exc))
     settings_done = time.perf_counter()
+    if not paths:
+        _note_project_above()
 
     from agentlint.explain import explain as run_explain
     from agentlint.explain_index import load, read_memo, write_memo
@@ -153,6 +155,26 @@ def _explain(
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def _note_project_above() -> None:
+    """Run in a sub-folder with no PATH, explain searches that folder only: readers
+    elsewhere in the project would be missed without a word, so say where it starts."""
+    here = Path.cwd().resolve()
+    if any((here / marker).exists() for marker in _MARKERS):
+        return
+    for folder in here.parents:
+        found = next((m for m in _MARKERS if (folder / m).exists()), None)
+        if found:
+            click.echo(
+                f"agentlint: note: searching only this folder; the project ({found}) starts at "
+                f"{os.path.relpath(folder, here)} — give that as PATH to search all of it",
+                err=True,
+            )
+            return
 
 
 _RULE_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "rules"})

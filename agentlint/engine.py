@@ -497,6 +497,8 @@ def _worker(path: str) -> tuple[str, dict]:
     if isinstance(content, str):
         return "", unreadable(path, content).to_json()
     key = Cache.key(path, content)
+    if _WORKER_KEEP == "facts-only":
+        return key, {"facts": _facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
     data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
     if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
         _WORKER_CACHE.put(key, data)
@@ -568,9 +570,13 @@ def facts_json(
     files: list[str], settings: Settings, *, jobs: int | None = None, use_cache: bool = True
 ) -> Iterable[tuple[str, dict[str, Any]]]:
     """(path, facts in their JSON form, as cached) for each of ``files``: what
-    `explain` indexes, one file at a time. Cache misses are analysed (and cached) as
-    `run` does, so a later `check` finds them; no project phase runs and no result is
-    decoded."""
+    `explain` indexes, one file at a time. The facts come from `check`'s full result
+    when the cache has one, else from a facts-only entry (``projects.facts_only_key``);
+    a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
+    of a full analysis), in the process pool, and stored facts-only. No project phase
+    runs and no result is decoded."""
+    from agentlint.projects import facts_only_key
+
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     todo: list[str] = []
     for path in files:
@@ -579,14 +585,36 @@ def facts_json(
             yield path, unreadable(path, content).facts.to_json()
             continue
         if cache is not None:
-            cached = cache.get(Cache.key(path, content))
-            facts = cached.get("facts") if isinstance(cached, dict) else None
-            if isinstance(facts, dict) and "calls" in facts:
-                yield path, facts
-                continue
+            key = Cache.key(path, content)
+            for entry_key in (key, facts_only_key(key)):
+                cached = cache.get(entry_key)
+                facts = cached.get("facts") if isinstance(cached, dict) else None
+                if isinstance(facts, dict) and "calls" in facts:
+                    yield path, facts
+                    break
+            else:
+                todo.append(path)
+            continue
         todo.append(path)
-    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, True):
+    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, "facts-only"):
         yield path, data["facts"]
+
+
+def _facts_only_json(path: str, content: bytes, key: str, settings: Settings, cache: "Cache | None") -> dict[str, Any]:
+    """A file's facts without its rules, stored as a facts-only cache entry."""
+    from agentlint.projects import facts_only_key
+
+    facts = None
+    if len(content) <= settings.max_file_size and b"\0" not in content:
+        try:
+            text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
+            facts = facts_only(path, text, settings)
+        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError, notebooks.NotebookError):
+            facts = None
+    data = (facts or FileFacts(module=module_name_for(path), complete=False)).to_json()
+    if cache is not None:
+        cache.put(facts_only_key(key), {"facts": data})
+    return data
 
 
 def _context_facts(

@@ -44,6 +44,7 @@ MAX_VALUE_SEARCH = 200
 """A constant's value is also searched for when it is at most this long (a model alias,
 a short template name), not a whole prompt."""
 MAX_MENTIONS = 200
+MAX_STOPPED_EXAMPLES = 3
 
 
 class UsageError(Exception):
@@ -469,6 +470,8 @@ def _python_mentions(answer: Answer, files: ProjectFiles, name: str) -> None:
             resolved = graph.resolve_use(number, scope, dotted)
             if resolved and not (set(resolved) & targets):
                 accounted.add(line)  # a use of another definition with that name
+            elif not resolved and "." in dotted and not graph.unknown_receiver(view, dotted):
+                accounted.add(line)  # `asyncio.run(...)`: a library's function of that name
         left = [
             m for m in _matches(path, text, [ident, *values], True)
             if (path, m.line) not in linked and m.line not in accounted
@@ -662,7 +665,22 @@ def to_json(answer: Answer) -> dict[str, Any]:
         groups = described[node]["groups"] or ["other"]
         for g in groups:
             by_group[g].append(ident(node))
-    roots = [ident(n) for n in sorted(reached, key=order) if answer.reach.out_degree(n) and not answer.reach.in_degree(n)]
+    root_nodes = [n for n in sorted(reached, key=order) if answer.reach.out_degree(n) and not answer.reach.in_degree(n)]
+    roots = [ident(n) for n in root_nodes]
+    stopped = []
+    if answer.depth is None:
+        for node in root_nodes:
+            if not isinstance(node, tuple) or set(described[node]["groups"]) & {"entry points", "tests"}:
+                continue
+            calls = graph.unresolved_calls(node)
+            if calls:
+                stopped.append({
+                    "id": ident(node),
+                    "qualified": described[node]["qualified"],
+                    "name": node[1].rpartition(".")[2],
+                    "calls": len(calls),
+                    "examples": [f"{path}:{line}" for path, line in calls[:MAX_STOPPED_EXAMPLES]],
+                })
     edges = []
     if answer.reach is not None:
         for source, target, data in answer.reach.edges(data=True):
@@ -688,6 +706,7 @@ def to_json(answer: Answer) -> dict[str, Any]:
         "callers": [described[n] for n in sorted(answer.callers(), key=order)],
         "groups": by_group,
         "roots": roots,
+        "stopped": stopped,
         "edges": edges,
         "depth": answer.depth,
         "text_matches": [m.to_json() for m in answer.text_matches],

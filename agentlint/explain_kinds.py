@@ -132,8 +132,12 @@ def _own_calls(graph: "Graph", ref: "NodeRef") -> list[str]:
     if definition is None:
         return []
     if definition.kind == "variable":
-        return [c[1] for c in view.calls_in("<module>") if definition.line <= c[2] <= definition.end_line]
-    return [c[1] for c in view.calls_in(name)]
+        calls = [c[1] for c in view.calls_in("<module>") if definition.line <= c[2] <= definition.end_line]
+    else:
+        calls = [c[1] for c in view.calls_in(name)]
+    # Only calls the facts resolved through an import: a local `tool(...)` (a loop
+    # variable, a parameter) is not the framework's `tool`.
+    return [c for c in calls if c.partition(".")[0] in view.roots]
 
 
 def group_of(labels: list[tuple[str, str]]) -> str:

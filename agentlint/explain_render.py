@@ -22,6 +22,16 @@ def render(answer: Answer, fmt: str) -> str:
     return _text(answer, data)
 
 
+_STRUCTURAL = ("constructs", "member", "defines", "inherits")
+"""Links whose line is the user's own definition line: shown without it."""
+
+
+def _how(edge: dict[str, Any]) -> str:
+    if edge["kind"] in _STRUCTURAL:
+        return edge["kind"]
+    return f"{edge['kind']} {', '.join(map(str, edge['lines']))}"
+
+
 def _where(node: dict[str, Any]) -> str:
     if not node.get("path"):
         return ""
@@ -60,6 +70,8 @@ def _text(answer: Answer, data: dict[str, Any]) -> str:
     readers = data["readers"]
     if data["definitions"] or mode != "symbol" or readers:
         verb = {"symbol": "Read directly by", "string": "Used as a literal in", "file": "Named in"}[mode]
+        if mode == "symbol" and any(d["kind"] not in ("variable", "attribute") for d in data["definitions"]):
+            verb = "Used directly by"  # a function is called, a class constructed
         if mode == "symbol" and not data["definitions"]:
             verb = "Used as a literal in"
         out.append("")
@@ -67,6 +79,7 @@ def _text(answer: Answer, data: dict[str, Any]) -> str:
         width = max((len(r["qualified"]) for r in readers), default=0)
         for reader in readers:
             via = "; ".join(
+                v["kind"] if v["kind"] in _STRUCTURAL else
                 f"{v['kind']} at line{'s' if len(v['lines']) > 1 else ''} {', '.join(map(str, v['lines']))}"
                 for v in reader["via"]
             )
@@ -77,6 +90,20 @@ def _text(answer: Answer, data: dict[str, Any]) -> str:
         limit = f", up to depth {data['depth']}" if data["depth"] else ""
         out.append(f"Callers up to the roots ({_plural(len(readers) + len(data['callers']), 'place')}{limit}):")
         out += _tree(answer, data, nodes)
+
+    if data["stopped"]:
+        out.append("")
+        out.append(
+            "Where the search may have stopped early (calls of the same name on a receiver whose type is "
+            f"not known; they may reach it too) ({len(data['stopped'])}):"
+        )
+        width = max(len(s["qualified"]) for s in data["stopped"])
+        for stop in data["stopped"]:
+            more = f", {stop['calls'] - len(stop['examples'])} more" if stop["calls"] > len(stop["examples"]) else ""
+            out.append(
+                f"  {stop['qualified'].ljust(width)}  {_plural(stop['calls'], 'call')} of `.{stop['name']}(...)`: "
+                f"{', '.join(stop['examples'])}{more}"
+            )
 
     if readers or data["callers"]:
         out.append("")
@@ -123,6 +150,9 @@ def _tree(answer: Answer, data: dict[str, Any], nodes: dict[str, dict[str, Any]]
     for root in roots:
         depth_of.setdefault(root, 0)
     edge_of: dict[tuple[str, str], dict[str, Any]] = {(e["from"], e["to"]): e for e in data["edges"]}
+    users: dict[str, list[str]] = {}
+    for source, target in edge_of:
+        users.setdefault(target, []).append(source)
     parent: dict[str, str] = {}
     for (source, target), _edge in sorted(edge_of.items()):
         if source in parent or source in roots:
@@ -146,8 +176,14 @@ def _tree(answer: Answer, data: dict[str, Any], nodes: dict[str, dict[str, Any]]
         else:
             tags = f"  [{'; '.join(node['why'])}]" if node.get("why") else ""
             edge = edge_of.get((node_id, parent.get(node_id, "")))
-            how = f"  ({edge['kind']} {', '.join(map(str, edge['lines']))})" if edge and not top else ""
+            how = f"  ({_how(edge)})" if edge and not top else ""
             text = f"{node['qualified']}  {_where(node)}{how}{tags}"
+            # Each place is drawn once: say when its users are drawn under another place.
+            elsewhere = sorted(u for u in users.get(node_id, ()) if parent.get(u) != node_id and u in nodes)
+            if elsewhere:
+                names = ", ".join(nodes[u]["qualified"] for u in elsewhere[:2])
+                more = f" and {len(elsewhere) - 2} more" if len(elsewhere) > 2 else ""
+                text += f"  (also used by {names}{more}, shown elsewhere)"
         if top:
             lines.append(f"  {text}")
             inner = "  "

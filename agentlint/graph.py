@@ -63,6 +63,9 @@ MAIN = "<main>"
 SELF_NAMES = ("self", "cls")
 CONSTRUCTOR_METHODS = ("__init__", "__new__", "__post_init__", "model_post_init", "__attrs_post_init__")
 MAX_HOPS = 10
+_BUILTIN_METHODS = frozenset(
+    name for kind in (dict, list, set, str, bytes) for name in dir(kind) if not name.startswith("_")
+) | {"read", "write", "close", "flush", "open", "send", "start", "stop", "wait", "cancel", "result"}
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
 GRAPH_VERSION = 1
 """Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
@@ -238,6 +241,10 @@ class _SegmentUses:
     """Classes with a base naming the segment."""
     imports: list[tuple[int, str, str]]
     """(file, local name, qualified name) of imports of the segment."""
+    unresolved: list[tuple[int, str, str, int, bool]] = field(default_factory=list)
+    """Calls of the name as a method or function that reach nothing in the project: a
+    receiver whose type is not known (`coder.run()` with `coder` from an untyped
+    factory). Calls into imported libraries (`asyncio.run`) are not counted."""
 
 
 @dataclass
@@ -279,6 +286,7 @@ class Graph:
         self._file_segments: dict[tuple[int, str], _SegmentUses] = {}
         self._holders: dict[tuple[NodeRef, str], list[tuple[NodeRef, NodeRef | None]]] = {}
         self._descendants: dict[NodeRef, list[NodeRef]] = {}
+        self._tops: set[str] | None = None
         self._receivers: dict[tuple[int, str, str], tuple] = {}
         self._project_map: Any = None
         self._project_of: dict[int, str] = {}
@@ -440,6 +448,11 @@ class Graph:
             members = self.lookup_member(cls, rest[0])
             for member in members:
                 out += self.member_chain(member, rest[1:], hops + 1)
+            if not members and len(rest) > 1 and hops < MAX_HOPS:
+                # `researcher.prompt_family.curate()`: an instance attribute set in the
+                # class (`self.prompt_family = PromptFamily()`), then a member of its type.
+                for owner_number, inner in self.self_attr_types(cls, rest[0]):
+                    out += self.type_member(owner_number, inner, rest[1:], hops + 1)
         return out
 
     def _resolve_name(self, number: int, dotted: str, hops: int = 0) -> list[NodeRef]:
@@ -829,6 +842,7 @@ class Graph:
             out.overrides += part.overrides
             out.classes += part.classes
             out.imports += part.imports
+            out.unresolved += part.unresolved
         return out
 
     def _file_uses(self, number: int, segment: str) -> "_SegmentUses":
@@ -851,6 +865,8 @@ class Graph:
                 for target in self.resolve_use(number, scope, prefix):
                     if target not in targets and self.kind(target) in ("variable", "attribute"):
                         found.hits.setdefault(target, []).append((number, scope, prefix, line, False))
+            if is_call and not targets and dotted.rpartition(".")[2] == segment and self.unknown_receiver(view, dotted):
+                found.unresolved.append(use)
             if is_call and dotted.rpartition(".")[2] == segment:
                 # A call that may reach an override in a subclass: `self.m()` in a base
                 # class, or `x.m()` with `x: Base`.
@@ -862,6 +878,34 @@ class Graph:
         found.classes = [(number, definition) for definition in view.subclasses_naming(segment)]
         found.imports = [(number, local, qualified) for local, qualified in view.imports_of(segment)]
         return found
+
+    def unknown_receiver(self, view: FileView, dotted: str) -> bool:
+        """`x.m()` where ``x`` is neither an imported library nor `super()`."""
+        head, dot, _ = dotted.partition(".")
+        if not dot or head.startswith("super("):
+            return False
+        if head in view.roots and head not in self._project_tops():
+            return False  # `asyncio.run`, `client.chat.completions.create` on an imported module
+        return True
+
+    def _project_tops(self) -> set[str]:
+        if self._tops is None:
+            self._tops = {name.partition(".")[0] for name in self.by_module}
+        return self._tops
+
+    def unresolved_calls(self, ref: NodeRef) -> list[tuple[str, int]]:
+        """(path, line) of the calls of ``ref``'s name that reach nothing known (see
+        ``_SegmentUses.unresolved``): where the search may have stopped too early."""
+        if self.kind(ref) not in ("function", "method"):
+            return []
+        name = ref[1].rpartition(".")[2]
+        if name.startswith("__") or name in _BUILTIN_METHODS:
+            return []  # `.update()`, `.get()`: dicts and lists, not this method
+        seen = []
+        for number, _scope, _dotted, line, _call in self._segment_uses(name).unresolved:
+            if self.same_project(number, ref[0]):
+                seen.append((self.entries[number].path, line))
+        return sorted(set(seen))
 
     def subclasses(self, cls: NodeRef) -> list[NodeRef]:
         """The classes of the project that name ``cls`` as a base (under its name or an

@@ -715,3 +715,94 @@ def test_symbol_forms_that_end_like_a_file_suffix():
     assert parse_symbol("prompts.Prompt").mode == "symbol"
     assert parse_symbol("triage.md").mode == "file"
     assert parse_symbol("prompts/triage.prompt").mode == "file"
+
+
+def test_where_the_search_may_have_stopped_early(explain, run_cli, tmp_path):
+    """A root whose name is called on receivers of unknown type says so (aider's
+    coders come from an unannotated factory): the count and the first calls; calls into
+    libraries and dict/list method names are not counted."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/coder.py": (
+            'SYSTEM = "You are a coding assistant."\n\n\n'
+            "class Coder:\n"
+            "    @classmethod\n"
+            "    def create(cls, kind):\n"
+            "        return cls()\n\n"
+            "    def run(self):\n"
+            "        return SYSTEM\n\n"
+            "    def update(self):\n"
+            "        return SYSTEM\n"
+        ),
+        "app/main.py": (
+            "import asyncio\n\n"
+            "from app.coder import Coder\n\n\n"
+            "def main(settings):\n"
+            "    coder = Coder.create('ask')\n"
+            "    asyncio.run(None)\n"
+            "    settings.update()\n"
+            "    return coder.run()\n"
+        ),
+    })
+    answer = explain("app.coder.SYSTEM", cwd=project)
+    stopped = {s["qualified"]: (s["calls"], s["examples"]) for s in answer["stopped"]}
+    assert stopped == {"app.coder.Coder.run": (1, ["app/main.py:10"])}
+    text = run_cli("explain", "app.coder.SYSTEM", "--cache-dir", str(tmp_path / "cache"), cwd=project).stdout
+    assert "Where the search may have stopped early" in text
+    assert "app.coder.Coder.run  1 call of `.run(...)`: app/main.py:10" in text
+
+
+def test_two_hop_attribute_chain_through_instance_attributes(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/prompts.py": (
+            "class PromptFamily:\n"
+            "    def curate_sources(self, query, sources):\n"
+            '        return f"Rank these sources for {query}: {sources}"\n'
+        ),
+        "app/curator.py": (
+            "from __future__ import annotations\n\n"
+            "from typing import TYPE_CHECKING\n\n"
+            "if TYPE_CHECKING:\n"
+            "    from app.agent import GPTResearcher\n\n\n"
+            "class SourceCurator:\n"
+            "    def __init__(self, researcher: GPTResearcher):\n"
+            "        self.researcher = researcher\n\n"
+            "    def curate_sources(self, sources):\n"
+            "        return self.researcher.prompt_family.curate_sources(self.researcher.query, sources)\n"
+        ),
+        "app/agent.py": (
+            "from app.curator import SourceCurator\n"
+            "from app.prompts import PromptFamily\n\n\n"
+            "class GPTResearcher:\n"
+            "    def __init__(self, query):\n"
+            "        self.query = query\n"
+            "        self.prompt_family = PromptFamily()\n"
+            "        self.source_curator = SourceCurator(self)\n\n"
+            "    def conduct_research(self, sources):\n"
+            "        return self.source_curator.curate_sources(sources)\n"
+        ),
+    })
+    answer = explain("app.prompts.PromptFamily.curate_sources", cwd=project)
+    assert reached(answer) == {"app.curator.SourceCurator.curate_sources", "app.agent.GPTResearcher.conduct_research"}
+
+
+def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli, project_copy, tmp_path, monkeypatch):
+    """Files nobody has checked are read for their facts only (no rule runs); the
+    facts-only entries never stand in for `check`'s full results."""
+    import agentlint.engine
+
+    cache = str(tmp_path / "cache")
+    expected = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", str(tmp_path / "other"), cwd=project_copy).stdout)
+
+    def no_rules(*args, **kwargs):
+        raise AssertionError("explain must not run the rules")
+
+    monkeypatch.setattr(agentlint.engine, "analyze_content", no_rules)
+    cold = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", cache, cwd=project_copy).stdout)
+    assert cold == expected
+    monkeypatch.undo()
+    first = run_cli("check", ".", "--output-format", "json", "--cache-dir", cache, cwd=project_copy)
+    again = run_cli("check", ".", "--output-format", "json", "--cache-dir", str(tmp_path / "fresh"), cwd=project_copy)
+    assert first.exit_code == again.exit_code
+    assert json.loads(first.stdout) == json.loads(again.stdout)

@@ -161,3 +161,367 @@ def test_annotation_references_are_marked():
     assert ReferenceFact("<module>", "app.Client", 3) in got.references  # still a reference
     assert set(got.annotation_references) == {ReferenceFact("<module>", "app.Client", 3), ReferenceFact("f", "app.Other", 7)}
     assert ReferenceFact("<module>", "app.Other", 3) not in got.annotation_references
+
+
+# -- scoping: a name bound in a function is local in all of it ----------------------
+
+
+def _facts(source: str, path: str = "pkg/mod.py") -> FileFacts:
+    return extract_facts(path, ast.parse(textwrap.dedent(source)))
+
+
+def _calls(got: FileFacts) -> set[tuple[str, str]]:
+    return {(c.scope, c.callee) for c in got.calls}
+
+
+def _refs(got: FileFacts) -> set[tuple[str, str]]:
+    return {(r.scope, r.name) for r in got.references}
+
+
+def _bindings(got: FileFacts) -> set[tuple[str, str, str]]:
+    return {(b.scope, b.name, b.type) for b in got.bindings}
+
+
+SHADOWING = """
+    import json
+    from app.prompts import run_task, PROMPT
+    from langchain_core.tools import tool
+
+    prompt = PROMPT
+
+
+    def parameter(run_task):
+        return run_task()
+
+
+    def assigned():
+        run_task = make()
+        return run_task()
+
+
+    def assigned_later_in_a_loop(items):
+        for item in items:
+            if item:
+                run_task()
+            run_task = item
+
+
+    def tuple_target():
+        prompt, other = load()
+        return prompt.upper()
+
+
+    def augmented():
+        prompt += "!"
+        return prompt
+
+
+    def loop_variable(tools):
+        for tool in tools:
+            tool("question")
+
+
+    def with_and_except():
+        with open("f") as json:
+            json.read()
+        try:
+            pass
+        except ValueError as run_task:
+            run_task.args
+
+
+    def walrus(data):
+        if (json := data.get("json")) is not None:
+            return json.dumps()
+
+
+    def nested_names():
+        def run_task():
+            return 1
+
+        class tool:
+            pass
+
+        return run_task(), tool()
+
+
+    def reads_module_names():
+        return run_task(), prompt, json.dumps({})
+
+
+    def declared_global():
+        global prompt
+        prompt = "new"
+        return prompt.upper()
+
+
+    def lambda_and_comprehension():
+        first = lambda run_task: run_task()
+        return first, [tool(x) for tool in []], {prompt: 1 for prompt in []}
+
+
+    answer = [run_task() for run_task in []]
+
+    if __name__ == "__main__":
+        run_task = tool
+        run_task()
+"""
+
+
+def test_locals_do_not_resolve_to_module_names_or_imports():
+    got = _facts(SHADOWING)
+    calls, refs = _calls(got), _refs(got)
+    for scope, callee in [
+        ("parameter", "run_task"),
+        ("assigned", "run_task"),
+        ("assigned_later_in_a_loop", "run_task"),  # bound later in the loop: still local
+        ("tuple_target", "prompt.upper"),
+        ("loop_variable", "tool"),
+        ("with_and_except", "json.read"),
+        ("walrus", "json.dumps"),
+        ("declared_global", "mod.prompt.upper"),  # `global prompt`: the module's
+        ("lambda_and_comprehension", "run_task"),
+        ("lambda_and_comprehension", "tool"),
+        ("<module>", "run_task"),  # the comprehension's own variable
+    ]:
+        assert (scope, callee) in calls, (scope, callee)
+    wrong = {
+        (scope, callee) for scope, callee in calls
+        if callee.startswith(("app.prompts.", "langchain_core.", "mod.prompt"))
+        and scope not in ("reads_module_names", "declared_global", "<module>")
+    }
+    assert wrong == set()
+    # `import json` resolves to `json`, so only the references tell the local apart.
+    assert {("with_and_except", "json.read"), ("walrus", "json.dumps")}.isdisjoint(refs)
+    assert ("reads_module_names", "json.dumps") in refs
+    assert not any(name.startswith("app.prompts.run_task") for scope, name in refs if scope != "reads_module_names" and scope != "<module>")
+    assert ("with_and_except", "run_task.args") not in refs and ("augmented", "mod.prompt") not in refs
+    # Nested definitions are locals too: their uses stay unresolved (the graph finds them).
+    assert {("nested_names", "run_task"), ("nested_names", "tool")} <= calls
+    # Names not bound in the function still resolve.
+    assert {("reads_module_names", "app.prompts.run_task"), ("reads_module_names", "json.dumps")} <= calls
+    assert ("reads_module_names", "mod.prompt") in refs
+    # Module-level code, the `__main__` block included, keeps module resolution.
+    assert ("<module>", "app.prompts.PROMPT") in refs
+    assert ("<module>", "langchain_core.tools.tool") in refs
+
+
+def test_function_level_imports_stay_in_their_function():
+    got = _facts(
+        """
+        import app.base as base
+
+
+        def resolve():
+            from app.langgraph_team import run_task
+            from app.util import helper as aid
+
+            def inner():
+                return run_task(), aid.go()
+
+            return run_task, base.X
+
+
+        def sibling():
+            return run_task(), aid.go()
+
+
+        def fallback():
+            try:
+                from app.fast import parse
+                parse(1)
+            except ImportError:
+                from app.slow import parse
+                parse(2)
+            return parse(3)
+
+
+        def shadowed_in_nested():
+            from app.team import agent
+
+            def inner(agent):
+                return agent.run()
+
+            return agent.run()
+        """
+    )
+    calls = {(c.scope, c.callee, c.line) for c in got.calls}
+    refs = _refs(got)
+    assert ("resolve", "app.langgraph_team.run_task") in refs
+    assert ("resolve", "app.base.X") in refs
+    assert {c[:2] for c in calls if c[0] == "resolve.inner"} == {
+        ("resolve.inner", "app.langgraph_team.run_task"),
+        ("resolve.inner", "app.util.helper.go"),
+    }
+    assert {c[:2] for c in calls if c[0] == "sibling"} == {("sibling", "run_task"), ("sibling", "aid.go")}
+    # `try` / `except ImportError` imports: each branch its own, either after.
+    parse = sorted((line, callee) for scope, callee, line in calls if scope == "fallback")
+    assert [callee for _line, callee in parse] == ["app.fast.parse", "app.slow.parse", "app.fast.parse", "app.slow.parse"]
+    assert {c[:2] for c in calls if c[0].startswith("shadowed_in_nested")} == {
+        ("shadowed_in_nested.inner", "agent.run"),
+        ("shadowed_in_nested", "app.team.agent.run"),
+    }
+    # The import facts are all kept (graph.py reads them).
+    assert {(i.local, i.qualified) for i in got.imports} >= {
+        ("run_task", "app.langgraph_team.run_task"), ("aid", "app.util.helper"),
+        ("parse", "app.fast.parse"), ("parse", "app.slow.parse"), ("agent", "app.team.agent"),
+    }
+
+
+def test_nonlocal_and_enclosing_locals():
+    got = _facts(
+        """
+        from app import client, tool
+
+
+        def outer():
+            client = make()
+
+            def inner():
+                nonlocal client
+                client = other()
+                return client.send(), tool()
+
+            def reader():
+                return client.send()
+
+            return inner, reader
+        """
+    )
+    assert _calls(got) >= {("outer.inner", "client.send"), ("outer.reader", "client.send"), ("outer.inner", "app.tool")}
+    assert not any(callee == "app.client.send" for _scope, callee in _calls(got))
+
+
+def test_if_and_loop_imports_in_a_function():
+    got = _facts(
+        """
+        def make(provider):
+            if provider == "openai":
+                from app.openai_llm import LLM
+            else:
+                from app.anthropic_llm import LLM
+            return LLM()
+
+
+        def loop(items):
+            for item in items:
+                from app.worker import handle
+            return handle(item)
+        """
+    )
+    assert {c for c in _calls(got) if c[0] == "make"} == {("make", "app.openai_llm.LLM"), ("make", "app.anthropic_llm.LLM")}
+    assert ("loop", "app.worker.handle") in _calls(got)
+
+
+# -- receivers: reads of attributes, several types ---------------------------------
+
+
+RECEIVERS = """
+    from typing import Optional, Union
+
+    from app.prompts import AskPrompts, Base, ChatSummary, GroundingA, GroundingB
+
+
+    class SameClass:
+        gpt_prompts = AskPrompts()
+
+        def system(self):
+            return self.gpt_prompts.main_system
+
+
+    class InitAttr:
+        def __init__(self, summarizer=None):
+            self.gpt_prompts = AskPrompts()
+            self.summarizer = summarizer or ChatSummary()
+            self.other = ChatSummary() if summarizer is None else summarizer
+            self.grounding: GroundingA | GroundingB = None
+
+        def system(self):
+            return self.gpt_prompts.main_system
+
+
+    class Subclass(SameClass):
+        gpt_prompts = AskPrompts()  # set for a base-class method: kept although unused here
+
+
+    def local():
+        p = AskPrompts()
+        return p.main_system, p.render()
+
+
+    def branches(kind, given: Optional[Base] = None):
+        agent: Base
+        if kind:
+            agent = GroundingA()
+        else:
+            agent = GroundingB()
+        return agent.act(), given.act()
+
+
+    def straight_line():
+        agent = GroundingA()
+        agent = GroundingB()
+        return agent.act()
+
+
+    def unions(a: GroundingA | GroundingB, b: Union[GroundingA, GroundingB], c: "GroundingA | None", d: list[GroundingA | GroundingB]):
+        a.act(), b.act(), c.act()
+        for item in d:
+            item.act()
+"""
+
+
+def test_attribute_reads_bind_receivers():
+    got = _facts(RECEIVERS)
+    refs, bindings = _refs(got), _bindings(got)
+    assert ("SameClass.system", "self.gpt_prompts.main_system") in refs
+    assert ("InitAttr.system", "self.gpt_prompts.main_system") in refs
+    assert ("local", "p.main_system") in refs
+    assert ("local", "p.render") not in refs  # a call: the call is the fact
+    assert {
+        ("SameClass", "self.gpt_prompts", "app.prompts.AskPrompts"),
+        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts"),
+        ("Subclass", "self.gpt_prompts", "app.prompts.AskPrompts"),
+        ("local", "p", "app.prompts.AskPrompts"),
+    } <= bindings
+
+
+def test_receivers_with_several_types():
+    bindings = _bindings(_facts(RECEIVERS))
+    assert {b for b in bindings if b[0] == "InitAttr"} == {
+        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts"),
+        ("InitAttr", "self.summarizer", "app.prompts.ChatSummary"),  # `summarizer or ChatSummary()`
+        ("InitAttr", "self.other", "app.prompts.ChatSummary"),  # `ChatSummary() if ... else summarizer`
+        ("InitAttr", "self.grounding", "app.prompts.GroundingA"),  # `A | B`
+        ("InitAttr", "self.grounding", "app.prompts.GroundingB"),
+    }
+    assert {b for b in bindings if b[0] == "branches"} == {
+        ("branches", "agent", "app.prompts.Base"),  # the annotation stays
+        ("branches", "agent", "app.prompts.GroundingA"),
+        ("branches", "agent", "app.prompts.GroundingB"),
+        ("branches", "given", "app.prompts.Base"),  # Optional[Base]
+    }
+    # In the straight-line part, a new assignment replaces the type.
+    assert {b for b in bindings if b[0] == "straight_line"} == {("straight_line", "agent", "app.prompts.GroundingB")}
+    both = {"app.prompts.GroundingA", "app.prompts.GroundingB"}
+    for name in ("a", "b", "item"):
+        assert {t for scope, n, t in bindings if scope == "unions" and n == name} == both, name
+    assert {t for scope, n, t in bindings if scope == "unions" and n == "c"} == {"app.prompts.GroundingA"}
+
+
+# -- module names ------------------------------------------------------------------------
+
+
+def test_module_names_through_namespace_folders_inside_packages(tmp_path):
+    from agentlint.facts import module_name_for
+
+    for folder in ("app/processor/image", "app/weird-name/sub", "scripts/tools", "app/a/b/c/d"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    for init in ("app/__init__.py", "app/processor/__init__.py", "app/weird-name/sub/__init__.py"):
+        (tmp_path / init).write_text("")
+    assert module_name_for(str(tmp_path / "app/processor/image/generate.py")) == "app.processor.image.generate"
+    assert module_name_for(str(tmp_path / "app/processor/prompts.py")) == "app.processor.prompts"
+    assert module_name_for(str(tmp_path / "app/a/b/x.py")) == "app.a.b.x"  # two portions in a row
+    assert module_name_for(str(tmp_path / "app/a/b/c/d/x.py")) == "x"  # too deep to be sure
+    assert module_name_for(str(tmp_path / "app/weird-name/sub/x.py")) == "sub.x"  # not an identifier
+    assert module_name_for(str(tmp_path / "scripts/tools/run.py")) == "run"  # no package above
