@@ -40,7 +40,7 @@ from agentlint.config import Settings
 from agentlint.facts import FACTS_VERSION
 from agentlint.fsutil import atomic_write
 
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -81,7 +81,10 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     data = [
         facts["module"],
         [[i["local"], i["qualified"], i["line"]] for i in imports],
-        [[d["name"], d["kind"], d["line"], d["end_line"], list(d["decorators"]), list(d["bases"])] for d in definitions],
+        [
+            [d["name"], d["kind"], d["line"], d["end_line"], list(d["decorators"]), list(d["bases"]), list(d.get("returns", ()))]
+            for d in definitions
+        ],
         [[b["scope"], b["name"], b["type"], b["line"]] for b in bindings],
         [list(b) for b in facts.get("main_blocks", ())],
         bool(facts["complete"]),

@@ -15,6 +15,17 @@ What the facts hold, beyond the obvious (see ``agentlint.types`` for the shapes)
   (``Cls.PROMPT``, a pydantic or dataclass field ``Cls.model``); reads through ``self.X`` / ``cls.X`` inside the class are references
   to ``module.Cls.X`` when ``X`` is assigned or defined in the class body or is spelled
   like a constant (inherited class constants), so ``explain`` can follow them;
+- instance attributes are definitions of kind ``attribute`` too: the first
+  ``self.X = ...`` / ``self.X: T = ...`` (source order) in the class's own methods and
+  the functions nested in them, when the class body does not define ``X``, spanning
+  exactly that statement's lines; a read ``self.X`` (not ``cls.X``) in the class is then
+  a reference to ``module.Cls.X``. A cheap scan of the methods' statements (not their
+  expressions) finds them before the methods are walked;
+- functions and methods carry the types they return (``DefinitionFact.returns``): the
+  classes the return annotation names (as for a parameter; ``Self`` is the enclosing
+  class), or, without an annotation, what their own ``return`` statements give as typed
+  for receivers (``return Foo(...)``, a local of a known type), ``return cls(...)`` and
+  ``return self`` in a method (the enclosing class); at most 8;
 - ``super().m()`` is a call to ``super().m``; ``Foo().m()`` (``Foo`` imported or defined
   at module level) a call to ``pkg.mod.Foo().m``;
 - names are resolved with Python's scoping: a name bound anywhere in a function
@@ -53,7 +64,7 @@ import os
 
 from agentlint.types import BindingFact, CallFact, DefinitionFact, FileFacts, ImportFact, ReferenceFact
 
-FACTS_VERSION = 10
+FACTS_VERSION = 11
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 MODULE_SCOPE = "<module>"
@@ -74,6 +85,9 @@ _CONTAINERS = frozenset({
 })
 _ELEMENTS = "[]"
 """Prefix of the local-types key holding the element type of a container (`[]xs`)."""
+_MAX_RETURNS = 8
+"""How many types ``DefinitionFact.returns`` holds at most."""
+_Return = ast.Return
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -153,20 +167,32 @@ def node_span(lines: list[str], node: ast.AST) -> tuple[int, int, int, int]:
 class _Class:
     """What the walk knows about the class whose body (or methods) it is in."""
 
-    __slots__ = ("name", "names", "attr_types", "used", "lines")
+    __slots__ = ("name", "names", "instance", "scanned", "attr_types", "used", "lines")
 
     def __init__(self, name: str, node: ast.ClassDef) -> None:
         self.name = name
         names: set[str] = set()
+        instance: dict[str, tuple[int, int]] = {}
+        scanned: dict[ast.AST, tuple[set[str], set[str], set[str]]] = {}
         for stmt in node.body:
             if isinstance(stmt, _DEFS):
                 names.add(stmt.name)
+                if type(stmt) is not ast.ClassDef:
+                    # The method's locals, and its `self.NAME = ...`, in one pass.
+                    scanned[stmt] = _function_locals(stmt, instance)  # type: ignore[arg-type]
             elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     names.update(_target_names(target))
             elif isinstance(stmt, ast.AnnAssign) and type(stmt.target) is _Name:
                 names.add(stmt.target.id)
         self.names = names
+        for known in names.intersection(instance):
+            del instance[known]
+        self.instance = instance
+        """Instance attributes: `self.NAME = ...` in the methods (and the functions nested
+        in them) with NAME not in the class body -> the lines of the first such statement."""
+        self.scanned = scanned
+        """Method -> its ``_function_locals``, for when the walk gets to it."""
         self.attr_types: dict[str, list[tuple[str, int, bool]]] = {}
         """`self.x` -> [(type, line, always)]: always for explicit `self.x = Foo()` and
         class-level `x = Foo()`."""
@@ -216,6 +242,15 @@ class _Extractor:
         when an import binds a name, so a branch can start again from the state before."""
         self.depth = 0
         """How many branches or loops of the current function the walk is inside."""
+        self.returning: list[str] | None = None
+        """The types the `return` statements of the function being walked return (None
+        when it has a return annotation, or outside functions)."""
+        self.self_param: str | None = None
+        """In a method: the name of its instance parameter (`self`) ..."""
+        self.cls_param: str | None = None
+        """... or of its class parameter (`cls`, or the first one of a `@classmethod`)."""
+        self.self_type: str | None = None
+        """While reading a method's return annotation: the class `Self` names."""
 
     # -- names --------------------------------------------------------------------
     def resolve(self, name: str) -> str:
@@ -330,6 +365,8 @@ class _Extractor:
             if scoped.get(head, _UNSET) is None and head not in SELF_NAMES:
                 return None  # a local: not a name the graph can look up
         resolved = self.resolve(name)
+        if self.self_type is not None and resolved.rpartition(".")[2] == "Self":
+            return self.self_type  # `-> Self` (typing or typing_extensions) in a method
         if resolved.startswith("typing.") or resolved in _NOT_A_RECEIVER_TYPE:
             return None
         return resolved
@@ -362,6 +399,32 @@ class _Extractor:
                     if found not in out:
                         out.append(found)
             return tuple(out)
+        return ()
+
+    def _return_types(self, value: ast.AST, depth: int = 0) -> tuple[str, ...]:
+        """The types `return value` gives in a function without a return annotation:
+        `Foo(...)` (as typed for receivers), a local of a known type, `cls(...)` and
+        `self` in a method (the enclosing class); the operands of `a or b` / `a if c else b`."""
+        cls = type(value)
+        if cls is _Await:
+            value = value.value  # type: ignore[attr-defined]
+            cls = type(value)
+        if cls is _Call:
+            func = value.func  # type: ignore[attr-defined]
+            if type(func) is _Name and func.id == self.cls_param and self.klass is not None:
+                return (f"{self.module}.{self.klass.name}",)
+            return self._value_types(value)
+        if cls is _Name:
+            name = value.id  # type: ignore[attr-defined]
+            if name == self.self_param and self.klass is not None:
+                return (f"{self.module}.{self.klass.name}",)
+            # Only a local whose type is known: a module-level name may be a class
+            # (`return Foo` returns the class, not an instance).
+            known = self.locals.get(name) if self.locals else None
+            return tuple(entry[0] for entry in known) if known else ()
+        if depth < 3 and (cls is ast.BoolOp or cls is ast.IfExp):
+            parts = value.values if cls is ast.BoolOp else (value.body, value.orelse)  # type: ignore[attr-defined]
+            return _joined(self._return_types(part, depth + 1) for part in parts)
         return ()
 
     def _annotation_types(self, ann: ast.AST | None, depth: int = 0) -> tuple[str, ...]:
@@ -528,6 +591,13 @@ class _Extractor:
             for item in stmt.items:  # type: ignore[attr-defined]
                 if item.optional_vars is not None:
                     self._note_target(item.optional_vars, self._value_types(item.context_expr), stmt.lineno, scope)
+        elif cls is _Return and self.returning is not None and stmt.value is not None:  # type: ignore[attr-defined]
+            returning = self.returning
+            for type_ in self._return_types(stmt.value):  # type: ignore[attr-defined]
+                # `return self.make()`, or a local assigned from it: not a name the
+                # graph can look up.
+                if type_ not in returning and type_.partition(".")[0] not in SELF_NAMES:
+                    returning.append(type_)
         branches = cls in _BRANCHING
         if branches:
             if self.scoped is not None and not in_class:
@@ -672,11 +742,23 @@ class _Extractor:
             self.definitions.append(
                 DefinitionFact(name, "class", node.lineno, node.end_lineno or node.lineno, decorators, bases)
             )
+            start = len(self.definitions)
             outer_class, outer_locals, outer_depth = self.klass, self.locals, self.depth
+            outer_returning = self.returning
             self.klass, self.locals, self.depth = _Class(name, node), None, 0
+            self.returning = None
             self.walk_body(node.body, name, True)
             klass = self.klass
             self.klass, self.locals, self.depth = outer_class, outer_locals, outer_depth
+            self.returning = outer_returning
+            if klass.instance:
+                # Instance attributes, unless the class body defines the name after all
+                # (in an `if` of the class body).
+                taken = {d.name for d in self.definitions[start:]}
+                for attr, (line, end) in klass.instance.items():
+                    qualified = f"{name}.{attr}"
+                    if qualified not in taken:
+                        self.definitions.append(DefinitionFact(qualified, "attribute", line, end))
             for attr, entries in klass.attr_types.items():
                 used = attr in klass.used
                 for type_, line, always in entries:
@@ -686,13 +768,39 @@ class _Extractor:
         args = node.args
         for expr in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
             self.walk_expr(expr, scope)
+        kind = "method" if in_class else "function"
+        klass = self.klass if in_class else None
+        returns: tuple[str, ...] = ()
+        annotation = node.returns
+        if annotation is not None and not (
+            # `-> None`, `-> str`: the common cases, nothing to read.
+            type(annotation) is _Name and annotation.id in _NOT_A_RECEIVER_TYPE  # type: ignore[attr-defined]
+            or type(annotation) is _Constant and annotation.value is None  # type: ignore[attr-defined]
+        ):
+            # Read in the enclosing scope, as Python evaluates it.
+            if klass is not None:
+                self.self_type = f"{self.module}.{klass.name}"
+            returns = self._annotation_types(annotation)[:_MAX_RETURNS]
+            self.self_type = None
+        index = len(self.definitions)
         self.definitions.append(
-            DefinitionFact(
-                name, "method" if in_class else "function", node.lineno, node.end_lineno or node.lineno, decorators, ()
-            )
+            DefinitionFact(name, kind, node.lineno, node.end_lineno or node.lineno, decorators, (), returns)
         )
+        outer_returning, outer_self, outer_cls = self.returning, self.self_param, self.cls_param
+        self.returning = self.self_param = self.cls_param = None
+        if annotation is None:
+            # Without an annotation, the `return` statements tell.
+            self.returning = []
+            if klass is not None:
+                first = args.posonlyargs[0] if args.posonlyargs else args.args[0] if args.args else None
+                if first is not None and "staticmethod" not in decorators:
+                    if first.arg == "cls" or "classmethod" in decorators:
+                        self.cls_param = first.arg
+                    else:
+                        self.self_param = first.arg
         outer_locals, outer_scoped, outer_depth = self.locals, self.scoped, self.depth
-        bound, globals_, nonlocals = _function_locals(node)
+        scanned = self.klass.scanned.pop(node, None) if in_class and self.klass is not None else None
+        bound, globals_, nonlocals = scanned or _function_locals(node)
         # A nested function sees the types of its enclosing function's locals, except
         # of the names it binds itself.
         local_types: dict[str, _Types] = (
@@ -720,6 +828,12 @@ class _Extractor:
         self.locals, self.scoped, self.depth = local_types, scoped, 0
         self.walk_body(node.body, name, False)
         self.locals, self.scoped, self.depth = outer_locals, outer_scoped, outer_depth
+        if self.returning:
+            returns = tuple(self.returning[:_MAX_RETURNS])
+            self.definitions[index] = DefinitionFact(
+                name, kind, node.lineno, node.end_lineno or node.lineno, decorators, (), returns
+            )
+        self.returning, self.self_param, self.cls_param = outer_returning, outer_self, outer_cls
 
     def _walk_shadowed(self, node: ast.AST, scope: str, bound: list[str]) -> None:
         """A lambda or a comprehension whose variables hide names visible around it."""
@@ -779,7 +893,11 @@ class _Extractor:
                                 attr, dot, _ = rest.partition(".")
                                 if dot:
                                     klass.used.add(attr)
-                                    if attr in klass.names or attr.isupper():
+                                    if (
+                                        attr in klass.names
+                                        or attr.isupper()
+                                        or (head == "self" and attr in klass.instance)
+                                    ):
                                         references.append(
                                             ReferenceFact(scope, f"{self.module}.{klass.name}.{attr}", current.lineno)  # type: ignore[attr-defined]
                                         )
@@ -830,7 +948,11 @@ class _Extractor:
                         continue
                     if head in SELF_NAMES and self.klass is not None:
                         attr, dot, _ = rest.partition(".")
-                        if attr in self.klass.names or attr.isupper():
+                        if (
+                            attr in self.klass.names
+                            or attr.isupper()
+                            or (head == "self" and attr in self.klass.instance)
+                        ):
                             references.append(
                                 ReferenceFact(scope, f"{self.module}.{self.klass.name}.{attr}", current.lineno)  # type: ignore[attr-defined]
                             )
@@ -880,6 +1002,7 @@ _BRANCHING = frozenset(
 _SHADOWING = frozenset({ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp})
 """Expressions with their own scope (parameters, comprehension variables)."""
 _NamedExpr = ast.NamedExpr
+_Tuple, _List, _Constant = ast.Tuple, ast.List, ast.Constant
 _SCOPE_NODES = _SHADOWING | {ast.comprehension, ast.NamedExpr}
 
 _ASSIGN, _TARGET, _FOR, _DEF, _IMPORT, _BLOCK, _WITH, _TRY, _GLOBAL, _NONLOCAL, _MATCH, _DELETE = range(12)
@@ -900,10 +1023,13 @@ if hasattr(ast, "TypeAlias"):
     _BINDERS[ast.TypeAlias] = _TARGET
 
 
-def _function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], set[str], set[str]]:
+def _function_locals(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, selfs: dict[str, tuple[int, int]] | None = None
+) -> tuple[set[str], set[str], set[str]]:
     """(names bound in the function, declared `global`, declared `nonlocal`), from its
     parameters and statements (the bodies of nested definitions are their own scopes;
-    a walrus is seen by the walk when it gets there)."""
+    a walrus is seen by the walk when it gets there). With ``selfs`` (a method's), the
+    same pass notes its `self.NAME = ...` statements there (see ``_scan_self_assignments``)."""
     args = node.args
     bound = {arg.arg for arg in args.args}
     if args.posonlyargs or args.kwonlyargs:
@@ -913,7 +1039,7 @@ def _function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[
     if args.kwarg is not None:
         bound.add(args.kwarg.arg)
     declared: list[tuple[int, list[str]]] = []
-    _scan_bindings(node.body, bound, declared)
+    _scan_bindings(node.body, bound, declared, selfs)
     if not declared:
         return bound, _NO_NAMES, _NO_NAMES
     globals_ = {name for kind, names in declared if kind == _GLOBAL for name in names}
@@ -924,7 +1050,7 @@ def _function_locals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[
 _NO_NAMES: set[str] = set()
 
 
-def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list) -> None:
+def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list, selfs: dict | None = None) -> None:
     add, binders = bound.add, _BINDERS
     for stmt in body:
         kind = binders.get(type(stmt))
@@ -935,26 +1061,32 @@ def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list) -> Non
                 if type(target) is _Name:
                     add(target.id)
                 else:
+                    if selfs is not None:
+                        _self_target(target, stmt, selfs)
                     bound.update(_target_names(target))
         elif kind == _BLOCK:
-            _scan_bindings(stmt.body, bound, declared)  # type: ignore[attr-defined]
+            _scan_bindings(stmt.body, bound, declared, selfs)  # type: ignore[attr-defined]
             if stmt.orelse:  # type: ignore[attr-defined]
-                _scan_bindings(stmt.orelse, bound, declared)  # type: ignore[attr-defined]
+                _scan_bindings(stmt.orelse, bound, declared, selfs)  # type: ignore[attr-defined]
         elif kind == _TARGET:
             target = getattr(stmt, "target", None) or getattr(stmt, "name", None)
             if type(target) is _Name:
                 add(target.id)  # type: ignore[union-attr]
+            elif selfs is not None and type(stmt) is ast.AnnAssign and stmt.value is not None:
+                _self_target(target, stmt, selfs)  # type: ignore[arg-type]
         elif kind == _DEF:
             add(stmt.name)  # type: ignore[attr-defined]
+            if selfs is not None and type(stmt) is not ast.ClassDef:
+                _scan_self_assignments(stmt.body, selfs)  # type: ignore[attr-defined]
         elif kind == _FOR:
             target = stmt.target  # type: ignore[attr-defined]
             if type(target) is _Name:
                 add(target.id)
             else:
                 bound.update(_target_names(target))
-            _scan_bindings(stmt.body, bound, declared)  # type: ignore[attr-defined]
+            _scan_bindings(stmt.body, bound, declared, selfs)  # type: ignore[attr-defined]
             if stmt.orelse:  # type: ignore[attr-defined]
-                _scan_bindings(stmt.orelse, bound, declared)  # type: ignore[attr-defined]
+                _scan_bindings(stmt.orelse, bound, declared, selfs)  # type: ignore[attr-defined]
         elif kind == _IMPORT:
             for alias in stmt.names:  # type: ignore[attr-defined]
                 if alias.name != "*":
@@ -963,15 +1095,15 @@ def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list) -> Non
             for item in stmt.items:  # type: ignore[attr-defined]
                 if item.optional_vars is not None:
                     bound.update(_target_names(item.optional_vars))
-            _scan_bindings(stmt.body, bound, declared)  # type: ignore[attr-defined]
+            _scan_bindings(stmt.body, bound, declared, selfs)  # type: ignore[attr-defined]
         elif kind == _TRY:
-            _scan_bindings(stmt.body, bound, declared)  # type: ignore[attr-defined]
+            _scan_bindings(stmt.body, bound, declared, selfs)  # type: ignore[attr-defined]
             for handler in stmt.handlers:  # type: ignore[attr-defined]
                 if handler.name:
                     add(handler.name)
-                _scan_bindings(handler.body, bound, declared)
-            _scan_bindings(stmt.orelse, bound, declared)  # type: ignore[attr-defined]
-            _scan_bindings(stmt.finalbody, bound, declared)  # type: ignore[attr-defined]
+                _scan_bindings(handler.body, bound, declared, selfs)
+            _scan_bindings(stmt.orelse, bound, declared, selfs)  # type: ignore[attr-defined]
+            _scan_bindings(stmt.finalbody, bound, declared, selfs)  # type: ignore[attr-defined]
         elif kind == _GLOBAL or kind == _NONLOCAL:
             declared.append((kind, stmt.names))  # type: ignore[attr-defined]
         elif kind == _MATCH:
@@ -980,10 +1112,71 @@ def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list) -> Non
                     captured = getattr(pattern, "name", None) or getattr(pattern, "rest", None)
                     if captured:
                         add(captured)
-                _scan_bindings(case.body, bound, declared)
+                _scan_bindings(case.body, bound, declared, selfs)
         elif kind == _DELETE:
             for target in stmt.targets:  # type: ignore[attr-defined]
                 bound.update(_target_names(target))
+
+
+_SELF_ASSIGN, _SELF_ANNASSIGN, _SELF_BLOCK, _SELF_TRY, _SELF_MATCH = range(5)
+_SELF_SCAN: dict[type, int] = {
+    ast.Assign: _SELF_ASSIGN, ast.AnnAssign: _SELF_ANNASSIGN,
+    ast.If: _SELF_BLOCK, ast.For: _SELF_BLOCK, ast.AsyncFor: _SELF_BLOCK, ast.While: _SELF_BLOCK,
+    ast.With: _SELF_BLOCK, ast.AsyncWith: _SELF_BLOCK, ast.FunctionDef: _SELF_BLOCK, ast.AsyncFunctionDef: _SELF_BLOCK,
+    ast.Try: _SELF_TRY, ast.Match: _SELF_MATCH,
+}
+"""The statements `_scan_self_assignments` looks at or into (a function nested in a
+method is still the method's code; a nested class is not)."""
+if hasattr(ast, "TryStar"):
+    _SELF_SCAN[ast.TryStar] = _SELF_TRY
+
+
+def _self_target(target: ast.expr, stmt: ast.stmt, found: dict[str, tuple[int, int]]) -> None:
+    """Note `self.NAME` (or such an element of a tuple target) assigned by ``stmt``."""
+    cls = type(target)
+    if cls is _Attribute:
+        value = target.value  # type: ignore[attr-defined]
+        if type(value) is _Name and value.id == "self" and target.attr not in found:  # type: ignore[attr-defined]
+            found[target.attr] = (stmt.lineno, stmt.end_lineno or stmt.lineno)  # type: ignore[attr-defined]
+    elif cls is _Tuple or cls is _List:
+        for element in target.elts:  # type: ignore[attr-defined]
+            if type(element) is _Attribute:
+                _self_target(element, stmt, found)
+
+
+def _scan_self_assignments(body: list[ast.stmt], found: dict[str, tuple[int, int]]) -> None:
+    """`self.NAME = ...` / `self.NAME: T = ...` in a method's statements and the
+    functions nested in them (not in nested classes), first in source order wins:
+    NAME -> the statement's lines. (A method's own statements are scanned with its
+    locals, by ``_function_locals``; this is for the functions nested in it.)"""
+    scan = _SELF_SCAN
+    for stmt in body:
+        kind = scan.get(type(stmt))
+        if kind is None:
+            continue
+        if kind == _SELF_ASSIGN:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                if type(target) is not _Name:
+                    _self_target(target, stmt, found)
+        elif kind == _SELF_BLOCK:
+            _scan_self_assignments(stmt.body, found)  # type: ignore[attr-defined]
+            orelse = getattr(stmt, "orelse", None)
+            if orelse:
+                _scan_self_assignments(orelse, found)
+        elif kind == _SELF_ANNASSIGN:
+            if stmt.value is not None:  # type: ignore[attr-defined]
+                _self_target(stmt.target, stmt, found)  # type: ignore[attr-defined]
+        elif kind == _SELF_TRY:
+            _scan_self_assignments(stmt.body, found)  # type: ignore[attr-defined]
+            for handler in stmt.handlers:  # type: ignore[attr-defined]
+                _scan_self_assignments(handler.body, found)
+            if stmt.orelse:  # type: ignore[attr-defined]
+                _scan_self_assignments(stmt.orelse, found)  # type: ignore[attr-defined]
+            if stmt.finalbody:  # type: ignore[attr-defined]
+                _scan_self_assignments(stmt.finalbody, found)  # type: ignore[attr-defined]
+        else:
+            for case in stmt.cases:  # type: ignore[attr-defined]
+                _scan_self_assignments(case.body, found)
 
 
 def _expression_locals(node: ast.AST) -> list[str]:

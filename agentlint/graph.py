@@ -82,6 +82,9 @@ class Definition:
     end_line: int
     decorators: tuple[str, ...]
     bases: tuple[str, ...]
+    returns: tuple[str, ...] = ()
+    """Functions and methods: the types they return (annotation, or `return Foo(...)`,
+    `return cls(...)`)."""
 
 
 @dataclass
@@ -190,7 +193,10 @@ class LazyDefinitions(dict):
     def __getitem__(self, name: str) -> Definition:
         value = dict.__getitem__(self, name)
         if type(value) is list:
-            value = Definition(value[0], value[1], value[2], value[3], tuple(value[4]), tuple(value[5]))
+            value = Definition(
+                value[0], value[1], value[2], value[3], tuple(value[4]), tuple(value[5]),
+                tuple(value[6]) if len(value) > 6 else (),
+            )
             dict.__setitem__(self, name, value)
         return value
 
@@ -413,11 +419,32 @@ class Graph:
                 return out
             return [ref]
         if definition.kind in ("variable", "attribute"):
+            # Every type the receiver may have (`x: A | B`, branches): each one's member.
+            found = []
             for type_ in self.types_of(ref):
-                found = self.type_member(ref[0], type_, rest, hops + 1)
-                if found:
-                    return found
+                found += self.type_member(ref[0], type_, rest, hops + 1)
+            if found:
+                return list(dict.fromkeys(found))
         return [ref]
+
+    def _classes_of(self, number: int, type_: str, hops: int) -> list[NodeRef]:
+        """The project classes a type name of file ``number`` stands for: a class; a
+        variable's type (`runner = DEFAULT_RUNNER`); what a function returns
+        (`agent = make_agent()`, `coder = Coder.create()`), through further functions."""
+        classes: list[NodeRef] = []
+        for found in self._resolve_name(number, type_, hops):
+            kind = self.kind(found)
+            if kind == "class":
+                classes.append(found)
+            elif hops < MAX_HOPS and kind in ("variable", "attribute", "function", "method"):
+                inner_types = self.types_of(found) if kind in ("variable", "attribute") else self.returns_of(found)
+                for inner in inner_types:
+                    classes += self._classes_of(found[0], inner, hops + 1)
+        return list(dict.fromkeys(classes))
+
+    def returns_of(self, ref: NodeRef) -> tuple[str, ...]:
+        definition = self.definition(ref)
+        return definition.returns if definition is not None else ()
 
     def types_of(self, ref: NodeRef) -> list[str]:
         view = self.view(ref[0])
@@ -434,15 +461,7 @@ class Graph:
     def type_member(self, number: int, type_: str, rest: list[str], hops: int = 0) -> list[NodeRef]:
         """``rest`` looked up on an instance of ``type_`` (a dotted name from the facts of
         file ``number``)."""
-        classes: list[NodeRef] = []
-        for found in self._resolve_name(number, type_, hops):
-            kind = self.kind(found)
-            if kind == "class":
-                classes.append(found)
-            elif kind in ("variable", "attribute") and hops < MAX_HOPS:
-                # `runner = DEFAULT_RUNNER`: the receiver has that variable's type.
-                for inner in self.types_of(found):
-                    classes += [c for c in self._resolve_name(found[0], inner, hops + 1) if self.kind(c) == "class"]
+        classes = self._classes_of(number, type_, hops)
         out: list[NodeRef] = []
         for cls in classes:
             members = self.lookup_member(cls, rest[0])
@@ -650,6 +669,13 @@ class Graph:
         if definition.kind == "class":
             inner = self._innermost_child(view, scope, line)
             if inner is not None:
+                return (number, inner)
+        elif definition.kind == "method":
+            # `self.prompt = SYSTEM_PROMPT` in `__init__`: the attribute `Cls.prompt` holds
+            # the value; whoever reads `self.prompt` uses it.
+            owner = scope.rpartition(".")[0]
+            inner = self._innermost_child(view, owner, line)
+            if inner is not None and inner != scope and view.defs[inner].kind == "attribute":
                 return (number, inner)
         return (number, scope)
 

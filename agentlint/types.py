@@ -192,12 +192,20 @@ class DefinitionFact:
     """Dotted path inside the module: `f`, `Cls`, `Cls.method`, `CONSTANT`."""
     kind: str
     """`function`, `method`, `class`, `variable` (module level) or `attribute` (an
-    assignment or annotated field in a class body, named `Cls.NAME`)."""
+    assignment or annotated field in a class body, named `Cls.NAME`; or an instance
+    attribute: the first `self.NAME = ...` in the class's methods, when the class body
+    does not define NAME, its lines those of that assignment statement)."""
     line: int
     end_line: int
     decorators: tuple[str, ...] = ()
     """Decorators as resolved dotted names (through this module's imports)."""
     bases: tuple[str, ...] = ()
+    returns: tuple[str, ...] = ()
+    """Functions and methods: the types they return, as resolved dotted names (at most
+    8): the classes of the return annotation (every member of a union), else those of
+    the function's own `return Foo(...)` / `return x` (x of a known type) statements; the
+    enclosing class for `return cls(...)`, `return self` and `-> Self`. A name may be a
+    function or method (`return make()`), whose own returns tell the type."""
 
 
 @dataclass(frozen=True)
@@ -469,7 +477,14 @@ class FileFacts:
         return FileFacts(
             **common,
             definitions=tuple(
-                DefinitionFact(**{**d, "decorators": tuple(d["decorators"]), "bases": tuple(d["bases"])})
+                DefinitionFact(
+                    **{
+                        **d,
+                        "decorators": tuple(d["decorators"]),
+                        "bases": tuple(d["bases"]),
+                        "returns": tuple(d.get("returns", ())),
+                    }
+                )
                 for d in data["definitions"]
             ),
             calls=tuple(CallFact(**d) for d in data["calls"]),

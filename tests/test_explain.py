@@ -353,7 +353,8 @@ def test_full_graph_of_the_fixture(tmp_path):
     edges = {(a.rpartition("/")[2], b.rpartition("/")[2], d["kind"]) for a, b, d in graph.edges(data=True)}
     assert ("composer.py:compose_triage", "prompts.py:TRIAGE_PROMPT", "reads") in edges
     assert ("agents.py:BaseDeskAgent.run", "llm.py:LLMClient.complete", "calls") in edges  # self.client.complete
-    assert ("agents.py:BaseDeskAgent.__init__", "llm.py:LLMClient", "calls") in edges
+    # `self.client = LLMClient()` in `__init__`: the instance attribute makes the client.
+    assert ("agents.py:BaseDeskAgent.client", "llm.py:LLMClient", "calls") in edges
     assert ("llm.py:LLMClient", "llm.py:LLMClient.__init__", "constructs") in edges
     assert ("agents.py:TriageDeskAgent", "agents.py:BaseDeskAgent", "inherits") in edges
     assert ("batch.py:quick_classify", "agents.py:TriageDeskAgent.classify", "calls") in edges
@@ -436,7 +437,7 @@ def test_constructor_chains_through_subclasses_and_aliases(explain, tmp_path):
         "from pkg.prompts import GREETING\n\n\n"
         "class Desk:\n"
         "    def __init__(self):\n"
-        "        self.text = GREETING\n"
+        "        print(GREETING)\n"
     )
     (project / "pkg" / "middle.py").write_text(
         "from pkg.base import Desk\n\n\n"
@@ -555,8 +556,10 @@ def test_cls_call_in_a_classmethod_constructs_the_class(explain, tmp_path):
         "app/service.py": "from app.memory import Memory\n\n\ndef make_memory():\n    return Memory.from_config({})\n",
     })
     answer = explain("app.memory.SYSTEM_PROMPT", cwd=project)
+    # `self.prompt = SYSTEM_PROMPT`: the instance attribute holds it; nothing reads
+    # `self.prompt`, so whoever constructs the class is its user.
     assert reached(answer) == {
-        "app.memory.Memory.__init__", "app.memory.Memory", "app.memory.Memory.from_config", "app.service.make_memory",
+        "app.memory.Memory.prompt", "app.memory.Memory", "app.memory.Memory.from_config", "app.service.make_memory",
     }
 
 
@@ -704,8 +707,12 @@ def test_an_instance_attribute_prompt_shows_where_it_is_assigned(explain, tmp_pa
         ),
     })
     answer = explain("OperatorAgent.summarize_prompt", cwd=project, expect=0)
-    lines = {(m["path"], m["line"]) for m in answer["python_mentions"]}
-    assert ("app/agent.py", 3) in lines and ("app/agent.py", 6) in lines
+    assert [(d["path"], d["line"], d["kind"]) for d in answer["definitions"]] == [("app/agent.py", 3, "attribute")]
+    assert qualified(answer["readers"]) == {"app.agent.OperatorAgent.summarize"}
+    # A name the graph does not define at all still shows where it is assigned.
+    (project / "app" / "other.py").write_text("def configure(agent):\n    agent.retry_prompt = 'Try again.'\n")
+    loose = explain("retry_prompt", cwd=project, expect=0)
+    assert ("app/other.py", 2) in {(m["path"], m["line"]) for m in loose["python_mentions"]}
 
 
 def test_symbol_forms_that_end_like_a_file_suffix():
@@ -737,8 +744,8 @@ def test_where_the_search_may_have_stopped_early(explain, run_cli, tmp_path):
         "app/main.py": (
             "import asyncio\n\n"
             "from app.coder import Coder\n\n\n"
-            "def main(settings):\n"
-            "    coder = Coder.create('ask')\n"
+            "def main(settings, coder):\n"
+            "    Coder.create('ask')\n"
             "    asyncio.run(None)\n"
             "    settings.update()\n"
             "    return coder.run()\n"
@@ -806,3 +813,76 @@ def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli,
     again = run_cli("check", ".", "--output-format", "json", "--cache-dir", str(tmp_path / "fresh"), cwd=project_copy)
     assert first.exit_code == again.exit_code
     assert json.loads(first.stdout) == json.loads(again.stdout)
+
+
+def test_receivers_typed_by_what_a_function_returns(explain, tmp_path):
+    """`coder = Coder.create()` (a classmethod returning `cls(...)`), `x = make()` with
+    `-> Family` or `return Family()`: the receiver has the returned type."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/prompts.py": (
+            'SYSTEM = "You are a coding assistant."\n\n\n'
+            "class Family:\n"
+            "    def render(self):\n"
+            "        return SYSTEM\n\n\n"
+            "def get_family(name: str) -> Family:\n"
+            "    return FAMILIES[name]\n\n\n"
+            "def make_family():\n"
+            "    return Family()\n\n\n"
+            "FAMILIES = {}\n"
+        ),
+        "app/coder.py": (
+            "from app.prompts import SYSTEM\n\n\n"
+            "class Coder:\n"
+            "    @classmethod\n"
+            "    def create(cls, kind):\n"
+            "        return cls()\n\n"
+            "    def run(self):\n"
+            "        return SYSTEM\n"
+        ),
+        "app/main.py": (
+            "from app.coder import Coder\n"
+            "from app.prompts import get_family, make_family\n\n\n"
+            "def main():\n"
+            "    coder = Coder.create('ask')\n"
+            "    return coder.run()\n\n\n"
+            "def annotated():\n"
+            "    family = get_family('default')\n"
+            "    return family.render()\n\n\n"
+            "def made():\n"
+            "    family = make_family()\n"
+            "    return family.render()\n\n\n"
+            "def untyped(thing):\n"
+            "    return thing.render()\n"
+        ),
+    })
+    answer = explain("app.prompts.SYSTEM", cwd=project)
+    assert reached(answer) == {
+        "app.coder.Coder.run", "app.main.main", "app.prompts.Family.render", "app.main.annotated", "app.main.made",
+    }
+
+
+def test_a_prompt_kept_in_an_instance_attribute_reaches_the_methods_that_read_it(explain, tmp_path):
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/rerank.py": (
+            'RERANK_PROMPT = "Score each document for the query."\n\n\n'
+            "class LLMReranker:\n"
+            "    def __init__(self, llm):\n"
+            "        self.llm = llm\n"
+            "        self.system_prompt = RERANK_PROMPT\n\n"
+            "    def rerank(self, docs):\n"
+            "        return self.llm.generate(self.system_prompt, docs)\n\n"
+            "    def size(self, docs):\n"
+            "        return len(docs)\n\n\n"
+            "def search(llm, docs):\n"
+            "    return LLMReranker(llm).rerank(docs)\n\n\n"
+            "def count(llm, docs):\n"
+            "    return LLMReranker(llm).size(docs)\n"
+        ),
+    })
+    answer = explain("app.rerank.RERANK_PROMPT", cwd=project)
+    assert qualified(answer["readers"]) == {"app.rerank.LLMReranker.system_prompt"}
+    assert reached(answer) == {
+        "app.rerank.LLMReranker.system_prompt", "app.rerank.LLMReranker.rerank", "app.rerank.search",
+    }

@@ -82,7 +82,9 @@ def test_class_attributes_are_definitions():
     assert definitions["Base.name"].kind == "attribute"
     assert definitions["Base.helper"].kind == "attribute"  # a field without a default too
     assert definitions["client"].kind == "variable"
-    assert "Base.llm" not in definitions  # `self.llm = ...` in a method is not a class attribute
+    # `self.llm = ...` in a method: an instance attribute, at the assignment's lines.
+    line = line_of("self.llm = Client()")
+    assert definitions["Base.llm"] == DefinitionFact("Base.llm", "attribute", line, line)
 
 
 def test_self_reads_of_class_names_are_references():
@@ -525,3 +527,282 @@ def test_module_names_through_namespace_folders_inside_packages(tmp_path):
     assert module_name_for(str(tmp_path / "app/a/b/c/d/x.py")) == "x"  # too deep to be sure
     assert module_name_for(str(tmp_path / "app/weird-name/sub/x.py")) == "sub.x"  # not an identifier
     assert module_name_for(str(tmp_path / "scripts/tools/run.py")) == "run"  # no package above
+
+
+# -- what functions return -----------------------------------------------------------------
+
+RETURNS = """
+from typing import Optional, Union
+from typing import Self
+from typing_extensions import Self as ExtSelf
+
+from app.llm import Client, Other, make
+
+
+def annotated() -> Client:
+    return Other()
+
+
+def optional() -> Optional[Client]:
+    return None
+
+
+def union_string() -> "Client | Other | None":
+    ...
+
+
+def union_builtins() -> Union[Client, str, None]:
+    ...
+
+
+def nothing_to_type() -> str:
+    return Client()
+
+
+def container() -> list[Client]:
+    return [Client()]
+
+
+def make_agent():
+    return Client(name="x")
+
+
+def through_a_local(flag):
+    agent = Client()
+    if flag:
+        return agent
+    return Other() if flag else make()
+
+
+def untyped(x, factory):
+    if x:
+        return x.build()
+    if factory:
+        return factory()
+    return Client
+
+
+def nested():
+    def inner():
+        return Client()
+    key = lambda: Other()
+    return inner
+
+
+async def awaited():
+    return await Client.create()
+
+
+def many():
+    if a:
+        return A1()
+    if b:
+        return A2()
+    return A3() or A4() or A5() or A6() or A7() or A8() or A9() or A10()
+
+
+class A1: pass
+class A2: pass
+class A3: pass
+class A4: pass
+class A5: pass
+class A6: pass
+class A7: pass
+class A8: pass
+class A9: pass
+class A10: pass
+
+
+class Coder:
+    @classmethod
+    def create(klass, edit_format=None):
+        for kind in klass.__subclasses__():
+            if kind.edit_format == edit_format:
+                return kind()
+        return klass()
+
+    def chain(self):
+        self.x = 1
+        return self
+
+    def copy(cls):
+        return cls(1)
+
+    @staticmethod
+    def build():
+        return Coder()
+
+    def delegated(self):
+        made = self.build()
+        if made:
+            return made
+        return self.build()
+
+    def closure(self):
+        def inner():
+            return self
+        return inner
+
+    def me(self) -> Self:
+        ...
+
+    def me_too(self) -> "Optional[Self]":
+        ...
+
+    def ext(self) -> "ExtSelf":
+        ...
+
+    def forward(self) -> "Coder":
+        ...
+
+    class Inner:
+        def make(self):
+            return self
+"""
+
+
+def _returns(got: FileFacts) -> dict[str, tuple[str, ...]]:
+    return {d.name: d.returns for d in got.definitions if d.kind in ("function", "method")}
+
+
+def test_returns_from_the_return_annotation():
+    returns = _returns(_facts(RETURNS))
+    assert returns["annotated"] == ("app.llm.Client",)  # the annotation, not the `return`
+    assert returns["optional"] == ("app.llm.Client",)
+    assert returns["union_string"] == ("app.llm.Client", "app.llm.Other")
+    assert returns["union_builtins"] == ("app.llm.Client",)
+    assert returns["nothing_to_type"] == ()  # annotated: the `return Client()` is not read
+    assert returns["container"] == ()
+    for method in ("me", "me_too", "ext", "forward"):
+        assert returns[f"Coder.{method}"] == ("mod.Coder",), method
+
+
+def test_returns_from_return_statements():
+    returns = _returns(_facts(RETURNS))
+    assert returns["make_agent"] == ("app.llm.Client",)
+    assert returns["through_a_local"] == ("app.llm.Client", "app.llm.Other", "app.llm.make")
+    assert returns["untyped"] == ()  # a local of unknown type, a parameter, a class itself
+    assert returns["nested"] == ()  # the nested function's and the lambda's are theirs
+    assert returns["nested.inner"] == ("app.llm.Client",)
+    assert returns["awaited"] == ("app.llm.Client.create",)  # as receivers are typed
+    assert returns["many"] == tuple(f"mod.A{i}" for i in range(1, 9))  # at most 8
+    assert returns["Coder.create"] == ("mod.Coder",)  # `return klass()` in a classmethod
+    assert returns["Coder.chain"] == ("mod.Coder",)  # `return self`
+    assert returns["Coder.copy"] == ("mod.Coder",)  # first parameter named `cls`
+    assert returns["Coder.build"] == ("mod.Coder",)
+    assert returns["Coder.delegated"] == ()  # `self.build()`, a local from it: no name the graph can look up
+    assert returns["Coder.closure"] == ()
+    assert returns["Coder.closure.inner"] == ()  # not a method: its `self` is not its own
+    assert returns["Coder.Inner.make"] == ("mod.Coder.Inner",)
+
+
+def test_returns_round_trip_and_old_cache_entries():
+    got = _facts(RETURNS)
+    assert FileFacts.from_json(json.loads(json.dumps(got.to_json()))) == got
+    old = got.to_json()
+    for definition in old["definitions"]:
+        del definition["returns"]
+    decoded = FileFacts.from_json(old)
+    assert all(d.returns == () for d in decoded.definitions)
+    # The positional order is unchanged: `returns` comes last.
+    assert DefinitionFact("f", "function", 1, 2, (), (), ("a.B",)).returns == ("a.B",)
+
+
+# -- instance attributes -----------------------------------------------------------------
+
+INSTANCE = """
+from app.prompts import SYSTEM_PROMPT, call, other
+
+
+class Agent:
+    PROMPT = "class level"
+    if FLAG:
+        flagged = 1
+
+    def __init__(self, query):
+        self.summarize_prompt = (
+            f"Summarize {query}"
+        )
+        self.system_prompt = SYSTEM_PROMPT
+        self.PROMPT = "override"
+        self.run = None
+        if query:
+            self.model: str = "gpt"
+        self.a, self.b = 1, 2
+        self.summarize_prompt = "second"
+        other.x = 1
+        self.count += 1
+        self.declared: int
+        self.flagged = 2
+
+        def later():
+            self.nested = 1
+
+        class Local:
+            def __init__(self):
+                self.local_only = 1
+
+    def run(self):
+        return call(self.summarize_prompt, self.system_prompt, self.model.name, self.nested, self.count)
+
+    def send(self):
+        self.summarize_prompt.format(x=1)
+        return self.unknown
+
+    @classmethod
+    def make(cls):
+        return cls.summarize_prompt
+
+    class Inner:
+        def __init__(self):
+            self.inner_only = 1
+
+    def late(self):
+        self.late_attr = 1
+        try:
+            pass
+        except ValueError:
+            self.in_handler = 1
+        else:
+            self.in_else = 1
+"""
+
+
+def test_instance_attributes_are_definitions():
+    got = _facts(INSTANCE)
+    attributes = {d.name: (d.line, d.end_line) for d in got.definitions if d.kind == "attribute"}
+    lines = textwrap.dedent(INSTANCE).splitlines()
+
+    def at(text: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if text in line)
+
+    start = at("self.summarize_prompt = (")
+    assert attributes["Agent.summarize_prompt"] == (start, start + 2)  # the first assignment, whole
+    assert attributes["Agent.system_prompt"] == (at("self.system_prompt ="),) * 2
+    assert attributes["Agent.model"] == (at("self.model: str"),) * 2
+    assert attributes["Agent.a"] == attributes["Agent.b"] == (at("self.a, self.b"),) * 2
+    assert attributes["Agent.nested"] == (at("self.nested = 1"),) * 2  # a nested function is the method's code
+    assert attributes["Agent.Inner.inner_only"] == (at("self.inner_only"),) * 2
+    assert attributes["Agent.in_handler"] == (at("self.in_handler"),) * 2
+    assert "Agent.in_else" in attributes and "Agent.late_attr" in attributes
+    # The class body defines these (a class attribute, a method, one in an `if`).
+    assert attributes["Agent.PROMPT"] == (at('PROMPT = "class level"'),) * 2
+    assert attributes["Agent.flagged"] == (at("flagged = 1"),) * 2
+    assert "Agent.run" not in attributes
+    names = [d.name for d in got.definitions]
+    assert names.count("Agent.PROMPT") == names.count("Agent.flagged") == names.count("Agent.summarize_prompt") == 1
+    # Not assignments of an attribute (`+=`, a bare annotation), not `self`'s, not this class's.
+    for name in ("Agent.count", "Agent.declared", "Agent.x", "Agent.local_only", "Agent.inner_only"):
+        assert name not in attributes, name
+
+
+def test_reads_of_instance_attributes_are_references():
+    refs = _refs(_facts(INSTANCE))
+    for attr in ("summarize_prompt", "system_prompt", "model", "nested"):
+        assert ("Agent.run", f"mod.Agent.{attr}") in refs, attr
+    assert ("Agent.run", "self.model.name") in refs  # `self.x.attr` as for class attributes
+    assert ("Agent.send", "mod.Agent.summarize_prompt") in refs  # `self.x.m()`
+    assert ("Agent.run", "mod.Agent.count") not in refs  # only `+=`: no definition
+    assert not any(name.endswith(".unknown") for _, name in refs)
+    assert ("Agent.make", "mod.Agent.summarize_prompt") not in refs  # `cls.X`: not an instance's
+    assert ("Agent.__init__", "app.prompts.SYSTEM_PROMPT") in refs  # the value, read in `__init__`
