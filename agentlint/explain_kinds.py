@@ -19,6 +19,7 @@ from agentlint.frameworks import (  # noqa: E402  (the tables live with the fram
     CLI_DECORATORS,
     ENTRY_DECORATORS,
     FRAMEWORK_BASES,
+    REGISTRATION_DECORATORS,
     ROUTE_DECORATORS,
     TEST_DECORATORS,
     TOOL_BASE_NAMES as TOOL_BASES,

@@ -553,6 +553,15 @@ FRAMEWORK_BASES = frozenset({"BaseNode", "Executor"})
 """Other classes whose methods a framework calls (graph nodes, workflow executors): their
 methods are linked to the class, like a tool's or an agent's, but the class is no tool
 or agent."""
+REGISTRATION_DECORATORS = TOOL_DECORATOR_NAMES | frozenset({
+    "system_prompt", "instructions", "output_validator", "result_validator",  # pydantic-ai
+    "list_tools", "list_prompts", "list_resources", "read_resource", "get_prompt",  # mcp low-level server
+    "toolset", "prepare_tools",  # pydantic-ai
+})
+"""`@obj.NAME` decorators by which an agent or a server takes a function to call later:
+whoever uses ``obj`` reaches the function (``explain``'s `registers` link). Any other
+decorator on a module-level object (`@dispatcher.span`, `@cache.memoize`) wraps the
+function where it is defined and is no such link."""
 ROUTE_DECORATORS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "route", "websocket", "api_route", "trace"})
 CLI_DECORATORS = frozenset({"command", "group", "callback"})
 ENTRY_DECORATORS = ROUTE_DECORATORS | CLI_DECORATORS

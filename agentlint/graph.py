@@ -801,8 +801,8 @@ class Graph:
             # module level: that object (the agent, the server) will call the function.
             for decorator in definition.decorators:
                 holder, _, tail = decorator.rpartition(".")
-                if tail in _kinds.ENTRY_DECORATORS:
-                    continue  # a route or a command is an entry point: the search stops there
+                if tail not in _kinds.REGISTRATION_DECORATORS:
+                    continue  # a route or a command is an entry point; `@dispatcher.span` wraps in place
                 if holder and holder.partition(".")[0] in view.roots:
                     for found in self.resolve_dotted(holder, strict=True):
                         if self.kind(found) in ("variable", "attribute"):
@@ -1153,6 +1153,11 @@ def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge, s
     reaches the override only for instances of the subclass), and it rules out callers
     whose receiver is an unrelated class (a sibling subclass)."""
     out: set = set()
+    if constraint is not None and source is not None and edge.kind in ("member", "constructs", "inherits"):
+        # From a method up to its class, or from a base class down to a subclass: the
+        # instance is still a `constraint`; a sibling subclass is not one.
+        narrowed = _narrow(graph, constraint, source)
+        return set() if narrowed is _INCOMPATIBLE else {narrowed}
     for tag, cls in edge.receivers:
         if tag == "dispatch":
             owner = (node[0], node[1].rpartition(".")[0])
