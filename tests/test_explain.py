@@ -886,3 +886,26 @@ def test_a_prompt_kept_in_an_instance_attribute_reaches_the_methods_that_read_it
     assert reached(answer) == {
         "app.rerank.LLMReranker.system_prompt", "app.rerank.LLMReranker.rerank", "app.rerank.search",
     }
+
+
+def test_a_wrapping_decorator_on_a_module_object_is_no_registration(explain, tmp_path):
+    """`@agent.system_prompt` hands the function to the agent (whoever runs the agent
+    reaches it); `@dispatcher.span` only wraps it: users of `dispatcher` do not."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/instrument.py": "class Dispatcher:\n    def span(self, fn):\n        return fn\n\n    def event(self):\n        return None\n",
+        "app/llm.py": (
+            "from app.instrument import Dispatcher\n\n"
+            'PROMPT = "Answer briefly."\n'
+            "dispatcher = Dispatcher()\n\n\n"
+            "@dispatcher.span\n"
+            "def predict():\n"
+            "    return PROMPT\n\n\n"
+            "def log_something():\n"
+            "    return dispatcher.event()\n\n\n"
+            "def ask():\n"
+            "    return predict()\n"
+        ),
+    })
+    answer = explain("app.llm.PROMPT", cwd=project)
+    assert reached(answer) == {"app.llm.predict", "app.llm.ask"}
