@@ -63,11 +63,13 @@ MAIN = "<main>"
 SELF_NAMES = ("self", "cls")
 CONSTRUCTOR_METHODS = ("__init__", "__new__", "__post_init__", "model_post_init", "__attrs_post_init__")
 MAX_HOPS = 10
+_UNRESOLVED = "\0unresolved"
+"""Memo key suffix: a function's calls on receivers of unknown type (``unresolved_calls``)."""
 _BUILTIN_METHODS = frozenset(
     name for kind in (dict, list, set, str, bytes) for name in dir(kind) if not name.startswith("_")
 ) | {"read", "write", "close", "flush", "open", "send", "start", "stop", "wait", "cancel", "result"}
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
-GRAPH_VERSION = 1
+GRAPH_VERSION = 2
 """Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
 
 NodeRef = tuple[int, str]
@@ -725,6 +727,10 @@ class Graph:
         preds = self._predecessors(ref)
         self._preds[ref] = preds
         self.memo_out[key] = self._to_rows(preds)
+        if self.kind(ref) in ("function", "method"):
+            # Kept too, so that a question asked again does not search the name again
+            # for "where the search may have stopped early".
+            self.memo_out[key + _UNRESOLVED] = [list(call) for call in self.unresolved_calls(ref)]
         return preds
 
     def node_key(self, ref: NodeRef) -> str:
@@ -924,6 +930,12 @@ class Graph:
         ``_SegmentUses.unresolved``): where the search may have stopped too early."""
         if self.kind(ref) not in ("function", "method"):
             return []
+        kept = self.memo_in.get(self.node_key(ref) + _UNRESOLVED)
+        if isinstance(kept, list):
+            try:
+                return [(str(path), int(line)) for path, line in kept]
+            except (TypeError, ValueError):
+                pass
         name = ref[1].rpartition(".")[2]
         if name.startswith("__") or name in _BUILTIN_METHODS:
             return []  # `.update()`, `.get()`: dicts and lists, not this method
