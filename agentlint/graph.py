@@ -1204,19 +1204,25 @@ def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = 
     out = nx.DiGraph()
     distance: dict[NodeRef, int] = {}
     seen: set = set()
-    frontier: list[tuple[NodeRef, NodeRef | None]] = []
+    # (node, class constraint, member): `member` is the attribute or method a class was
+    # reached from through a `member` link (`B.attr` unread, so `B` uses it); a subclass
+    # that overrides it does not use `B.attr`, so `inherits` links to it are not followed.
+    frontier: list[tuple[NodeRef, NodeRef | None, NodeRef | None]] = []
     for target in targets:
         if target not in distance:
             distance[target] = 0
-            frontier.append((target, None))
-            seen.add((target, None))
+            frontier.append((target, None, None))
+            seen.add((target, None, None))
             out.add_node(target)
     level = 0
     while frontier and (depth is None or level < depth):
         level += 1
-        following: list[tuple[NodeRef, NodeRef | None]] = []
-        for node, constraint in frontier:
+        following: list[tuple[NodeRef, NodeRef | None, NodeRef | None]] = []
+        for node, constraint, member in frontier:
             for source, edge in graph.predecessors(node).items():
+                if member is not None and edge.kind == "inherits":
+                    if graph.lookup_member(source, member[1].rpartition(".")[2]) not in ([member], []):
+                        continue  # the subclass has its own: it never uses this one
                 states = _step(graph, constraint, node, edge, source)
                 if not states:
                     continue
@@ -1228,10 +1234,15 @@ def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = 
                     # runs once, when the class is defined: whoever constructs the
                     # class later does not run it again. The class is a root here.
                     continue
+                if edge.kind == "member":
+                    carried = node
+                elif edge.kind == "inherits":
+                    carried = member
+                else:
+                    carried = None
                 for state in states:
-                    if (source, state) not in seen:
-                        seen.add((source, state))
-                        following.append((source, state))
+                    if (source, state, carried) not in seen:
+                        seen.add((source, state, carried))
+                        following.append((source, state, carried))
         frontier = following
     return out, distance
-

@@ -909,3 +909,32 @@ def test_a_wrapping_decorator_on_a_module_object_is_no_registration(explain, tmp
     })
     answer = explain("app.llm.PROMPT", cwd=project)
     assert reached(answer) == {"app.llm.predict", "app.llm.ask"}
+
+
+def test_an_overridden_class_attribute_is_not_used_through_the_subclass(explain, tmp_path):
+    """`BasePrompts.main_system` is read by nothing; the class "uses" it, but the
+    subclass `AskPrompts` has its own `main_system`, so users of `AskPrompts` do not."""
+    project = _write_project(tmp_path / "p", {
+        "app/__init__.py": "",
+        "app/prompts.py": (
+            "class BasePrompts:\n"
+            '    main_system = "You are a coder."\n'
+            '    lazy_prompt = "Be diligent."\n\n\n'
+            "class AskPrompts(BasePrompts):\n"
+            '    main_system = "You answer questions."\n'
+            '    try_again = "Try again."\n'
+        ),
+        "app/coders.py": (
+            "from app.prompts import AskPrompts\n\n\n"
+            "class AskCoder:\n"
+            "    gpt_prompts = AskPrompts()\n\n"
+            "    def system(self):\n"
+            "        return self.gpt_prompts.main_system\n\n"
+            "    def retry(self):\n"
+            "        return self.gpt_prompts.try_again\n"
+        ),
+    })
+    assert reached(explain("app.prompts.BasePrompts.main_system", cwd=project)) == {"app.prompts.BasePrompts"}
+    assert reached(explain("app.prompts.AskPrompts.main_system", cwd=project)) == {"app.coders.AskCoder.system"}
+    inherited = reached(explain("app.prompts.BasePrompts.lazy_prompt", cwd=project))
+    assert "app.prompts.AskPrompts" in inherited and "app.coders.AskCoder.gpt_prompts" in inherited
