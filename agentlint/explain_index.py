@@ -10,7 +10,8 @@ time, and are then kept in one index file per (paths, settings, working folder):
   where its facts sit in the data part of the file (compact JSON, then its calls and
   reads as text lines, then the identifier segments they mention);
 - the postings: segment -> numbers of the files that mention it (`=` after a number:
-  the file only defines or binds that name);
+  the file only defines or binds that name; `~`: only uses on locals of unknown type name
+  it);
 - the data part, from which a file's facts are sliced and decoded only when the
   question touches that file.
 
@@ -40,7 +41,8 @@ from agentlint.config import Settings
 from agentlint.facts import FACTS_VERSION
 from agentlint.fsutil import atomic_write
 
-INDEX_FORMAT = 6
+INDEX_FORMAT = 7
+_SELF_HEADS = frozenset({"self", "cls"})
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -96,6 +98,24 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     # Segments a question scans for (named by a call, a read, an import, a base or a
     # decorator), and the others, marked `=`: names only defined or bound here, which
     # find a definition but hold no use of anything.
+    # A use `x.update()` whose head is a local with no known type (not `self`, not an
+    # import, no binding, no nested def of that name) can reach nothing in the project:
+    # a segment named only by such uses is marked `~` (see ``ProjectFiles.files_using``).
+    roots = {facts["module"].partition(".")[0]} | {i["qualified"].partition(".")[0] for i in imports}
+    bound = {(b["scope"], b["name"]) for b in bindings}
+    def_names = {d["name"] for d in definitions}
+
+    def live(scope: str, dotted: str) -> bool:
+        head, dot, _ = dotted.partition(".")
+        if not dot or "(" in head or head in _SELF_HEADS or head in roots or (scope, head) in bound:
+            return True
+        prefix = scope
+        while prefix and prefix != "<module>":
+            if f"{prefix}.{head}" in def_names:
+                return True
+            prefix = prefix.rpartition(".")[0]
+        return False
+
     used: set[str] = set()
     for i in imports:
         used.update(i["local"].split("."))
@@ -103,10 +123,14 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     for d in definitions:
         for dotted in (*d["decorators"], *d["bases"]):
             used.update(dotted.split("."))
+    dead: set[str] = set()
     for c in calls:
-        used.update(c["callee"].replace("()", "").split("."))
-    for _scope, name, _line in reads:
-        used.update(name.split("."))
+        parts = c["callee"].replace("()", "").split(".")
+        (used if live(c["scope"], c["callee"]) else dead).update(parts)
+    for scope, name, _line in reads:
+        (used if live(scope, name) else dead).update(name.split("."))
+    dead -= used
+    used |= dead
     defined: set[str] = set()
     for d in definitions:
         defined.update(d["name"].split("."))
@@ -118,7 +142,7 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     defined -= used
     defined.discard("")
     defined.discard("*")
-    segments = sorted(used) + sorted("=" + name for name in defined)
+    segments = sorted(used - dead) + sorted("~" + name for name in dead) + sorted("=" + name for name in defined)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(segments)
 
 
@@ -208,23 +232,28 @@ class ProjectFiles:
     """The run's settings (project boundaries: ``projects.ProjectMap``)."""
     _postings: dict[str, list[int]] = field(default_factory=dict)
 
-    _using: dict[str, list[int]] = field(default_factory=dict)
+    _using: dict[tuple[str, bool], list[int]] = field(default_factory=dict)
 
     def files_mentioning(self, segment: str) -> list[int]:
         """The files that define, bind or use a name with ``segment`` as a part."""
         found = self._postings.get(segment)
         if found is None:
             raw = self.postings_raw.get(segment, "")
-            found = self._postings[segment] = [int(x.rstrip("=")) for x in raw.split()] if raw else []
+            found = self._postings[segment] = [int(x.rstrip("=~")) for x in raw.split()] if raw else []
         return found
 
-    def files_using(self, segment: str) -> list[int]:
+    def files_using(self, segment: str, resolvable: bool = False) -> list[int]:
         """The files whose calls, reads, imports, bases or decorators name ``segment``
-        (not those that only define or bind it)."""
-        found = self._using.get(segment)
+        (not those that only define or bind it). ``resolvable``: only those where a use
+        of it can reach something (not only `x.segment` on a local of unknown type)."""
+        key = (segment, resolvable)
+        found = self._using.get(key)
         if found is None:
             raw = self.postings_raw.get(segment, "")
-            found = self._using[segment] = [int(x) for x in raw.split() if x[-1] != "="] if raw else []
+            skip = "=~" if resolvable else "="
+            found = self._using[key] = (
+                [int(x.rstrip("~")) for x in raw.split() if x[-1] not in skip] if raw else []
+            )
         return found
 
     def segments(self) -> Iterable[str]:
@@ -237,8 +266,8 @@ def _build_postings(entries: list[Entry]) -> dict[str, str]:
         label = str(number)
         for segment in entry.segments().split():
             mark = label
-            if segment[0] == "=":
-                segment, mark = segment[1:], label + "="
+            if segment[0] in "=~":
+                segment, mark = segment[1:], label + segment[0]
             bucket = collected.get(segment)
             if bucket is None:
                 collected[segment] = [mark]

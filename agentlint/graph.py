@@ -131,25 +131,7 @@ class FileView:
         found by searching the text of the uses, split only where it matches."""
         found = self._mentions.get(segment)
         if found is None:
-            found = []
-            text = self.uses_text
-            seen: set[int] = set()
-            # A dotted part starts the third column (after a tab) or follows a dot, and is
-            # followed by a dot, `()` or the tab before the line number.
-            for needle in ("\t" + segment, "." + segment):
-                at = text.find(needle)
-                while at >= 0:
-                    end = at + len(needle)
-                    if end < len(text) and text[end] in ".\t(":
-                        start = text.rfind("\n", 0, at) + 1
-                        if start not in seen:
-                            stop = text.find("\n", end)
-                            tag, scope, dotted, line = text[start:stop].split("\t")
-                            if segment in dotted.replace("()", "").split("."):
-                                seen.add(start)
-                                found.append((scope, dotted, int(line), tag == "C"))
-                    at = text.find(needle, end)
-            self._mentions[segment] = found
+            found = self._mentions[segment] = uses_mentioning(self.uses_text, segment)
         return found
 
     _imports_by_last: dict[str, list[tuple[str, str]]] | None = None
@@ -182,6 +164,29 @@ class FileView:
                     grouped.setdefault(where, []).append((where, dotted, int(line)))
             self._calls_by_scope = grouped
         return self._calls_by_scope.get(scope, [])
+
+
+def uses_mentioning(text: str, segment: str) -> list[tuple[str, str, int, bool]]:
+    """(scope, dotted, line, is_call) of the use lines (``explain_index.encode_facts``)
+    whose dotted name has ``segment`` as a part."""
+    found: list[tuple[str, str, int, bool]] = []
+    seen: set[int] = set()
+    # A dotted part starts the third column (after a tab) or follows a dot, and is
+    # followed by a dot, `()` or the tab before the line number.
+    for needle in ("\t" + segment, "." + segment):
+        at = text.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            if end < len(text) and text[end] in ".\t(":
+                start = text.rfind("\n", 0, at) + 1
+                if start not in seen:
+                    stop = text.find("\n", end)
+                    tag, scope, dotted, line = text[start:stop].split("\t")
+                    if segment in dotted.replace("()", "").split("."):
+                        seen.add(start)
+                        found.append((scope, dotted, int(line), tag == "C"))
+            at = text.find(needle, end)
+    return found
 
 
 def _parent(name: str) -> str:
@@ -861,7 +866,20 @@ class Graph:
         if numbers is None:
             found = self._segments.get(segment)
             if found is None:
-                found = self._segments[segment] = self._gather(segment, self.files.files_using(segment))
+                # Files where only locals of unknown type use the name: nothing to resolve
+                # there, only calls to count for "stopped early" (never for builtin-like
+                # or dunder names), read from the use lines without decoding the facts.
+                live = self.files.files_using(segment, True)
+                found = self._segments[segment] = self._gather(segment, live)
+                if not (segment in _BUILTIN_METHODS or segment.startswith("__")):
+                    resolvable = set(live)
+                    for number in self.files.files_using(segment):
+                        if number not in resolvable:
+                            found.unresolved += [
+                                (number, scope, dotted, line, True)
+                                for scope, dotted, line, is_call in uses_mentioning(self.entries[number].uses(), segment)
+                                if is_call and dotted.rpartition(".")[2] == segment
+                            ]
             return found
         return self._gather(segment, numbers)
 

@@ -491,12 +491,14 @@ def test_postings_tell_defining_files_from_using_files(tmp_path):
 
     (tmp_path / "a.py").write_text("def run():\n    return 1\n")
     (tmp_path / "b.py").write_text("from a import run\n\nrun()\n")
+    (tmp_path / "c.py").write_text("def go(job):\n    return job.run()\n")  # a local of unknown type
     settings = settings_for(root=str(tmp_path))
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
     files = load([str(tmp_path)], settings)
     names = {number: Path(entry.path).name for number, entry in enumerate(files.entries)}
-    assert {names[n] for n in files.files_mentioning("run")} == {"a.py", "b.py"}
-    assert {names[n] for n in files.files_using("run")} == {"b.py"}
+    assert {names[n] for n in files.files_mentioning("run")} == {"a.py", "b.py", "c.py"}
+    assert {names[n] for n in files.files_using("run")} == {"b.py", "c.py"}
+    assert {names[n] for n in files.files_using("run", resolvable=True)} == {"b.py"}
 
 
 def _write_project(root: Path, files: dict[str, str]) -> Path:
