@@ -114,7 +114,7 @@ def _explain(
     from agentlint.explain import explain as run_explain
     from agentlint.explain_index import load, read_memo, write_memo
     from agentlint.explain_render import render
-    from agentlint.graph import GRAPH_VERSION
+    from agentlint.graph import GRAPH_VERSION, memo_nodes
 
     def full_settings():
         return _settings(start, config_file, isolated, overrides, with_rules=True)
@@ -143,7 +143,7 @@ def _explain(
             f"(index {stats.get('index')}, {stats.get('reused')} reused, {stats.get('analysed')} analysed), "
             f"answer {answered - loaded:.3f}s, render {time.perf_counter() - answered:.3f}s; "
             f"{len(answer.graph._views)} of {len(files.entries)} files' facts decoded; "
-            f"{_nodes(memo)} nodes' callers kept from earlier questions, {_nodes(answer.graph.memo_out)} resolved now",
+            f"{memo_nodes(memo)} nodes' callers kept from earlier questions, {memo_nodes(answer.graph.memo_out)} resolved now",
             err=True,
         )
     code = EXIT_FOUND if answer.found else EXIT_NOTHING
@@ -155,11 +155,6 @@ def _explain(
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
-
-
-def _nodes(memo: dict) -> int:
-    """Nodes in a memo (each also has an entry for its unresolved calls)."""
-    return sum(1 for key in memo if "\0unresolved" not in key)
 
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")

@@ -90,7 +90,7 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
     try:
-        tree = parse_python(text, path)
+        tree = parse_lowered(text, path)
         facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
@@ -131,16 +131,11 @@ def _knowledge(entries: tuple) -> "agents.Knowledge":
     return agents.Knowledge.from_settings(dict(entries))
 
 
-def parse_python(text: str, path: str) -> ast.Module:
-    """The `ast` tree of ``text`` (see ``newsyntax.parse_lowered``)."""
-    return parse_lowered(text, path)
-
-
 def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
     """A file's facts without running any rule (the other files of a partial run):
     the same parse (newer syntax lowered) and the same agent model as a full analysis."""
     try:
-        tree = parse_python(text, path)
+        tree = parse_lowered(text, path)
         facts = extract_facts(path, tree, text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return FileFacts(module=module_name_for(path), complete=False)
@@ -498,7 +493,7 @@ def _worker(path: str) -> tuple[str, dict]:
         return "", unreadable(path, content).to_json()
     key = Cache.key(path, content)
     if _WORKER_KEEP == "facts-only":
-        return key, {"facts": _facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
+        return key, {"facts": facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
     data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
     if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
         _WORKER_CACHE.put(key, data)
@@ -575,8 +570,6 @@ def facts_json(
     a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
     of a full analysis), in the process pool, and stored facts-only. No project phase
     runs and no result is decoded."""
-    from agentlint.projects import facts_only_key
-
     cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     todo: list[str] = []
     for path in files:
@@ -584,24 +577,31 @@ def facts_json(
         if isinstance(content, str):
             yield path, unreadable(path, content).facts.to_json()
             continue
-        if cache is not None:
-            key = Cache.key(path, content)
-            for entry_key in (key, facts_only_key(key)):
-                cached = cache.get(entry_key)
-                facts = cached.get("facts") if isinstance(cached, dict) else None
-                if isinstance(facts, dict) and "calls" in facts:
-                    yield path, facts
-                    break
-            else:
-                todo.append(path)
-            continue
-        todo.append(path)
+        facts = cached_facts(cache, Cache.key(path, content)) if cache is not None else None
+        if facts is not None:
+            yield path, facts
+        else:
+            todo.append(path)
     for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, "facts-only"):
         yield path, data["facts"]
 
 
-def _facts_only_json(path: str, content: bytes, key: str, settings: Settings, cache: "Cache | None") -> dict[str, Any]:
-    """A file's facts without its rules, stored as a facts-only cache entry."""
+def cached_facts(cache: Cache, key: str) -> dict[str, Any] | None:
+    """The facts (JSON) cached for content ``key``: `check`'s full result, else a
+    facts-only entry (``projects.facts_only_key``)."""
+    from agentlint.projects import facts_only_key
+
+    for entry_key in (key, facts_only_key(key)):
+        entry = cache.get(entry_key)
+        facts = entry.get("facts") if isinstance(entry, dict) else None
+        if isinstance(facts, dict) and "calls" in facts:
+            return facts
+    return None
+
+
+def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cache: "Cache | None") -> dict[str, Any]:
+    """A file's facts without its rules (``facts_only``), stored as a facts-only cache
+    entry; a file that cannot be read as code gets empty, incomplete facts."""
     from agentlint.projects import facts_only_key
 
     facts = None

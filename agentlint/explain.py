@@ -345,7 +345,7 @@ def explain(
     """The answer for SYMBOL ``raw``. ``memo``: predecessors kept from earlier questions on
     the same index (``explain_index.read_memo``); the new ones are in ``answer.graph.memo_out``."""
     query = parse_symbol(raw)
-    if query.mode == "file" and _IDENTIFIER.match(query.value) and not _project_file(files, query.value):
+    if query.mode == "file" and _IDENTIFIER.match(query.value) and not _files_named(files, query.value):
         query = Query(raw, "symbol", query.value)  # `app.prompts.md`: no such file, so a symbol
     graph = Graph(files, memo)
     answer = Answer(query, graph, depth=depth)
@@ -506,8 +506,11 @@ def _explain_string(answer: Answer, files: ProjectFiles, grep: bool) -> None:
     _explain_literal(answer, files, [value], matches, "literal", grep, [Needle(value, identifier=False)])
 
 
-def _project_file(files: ProjectFiles, wanted: str) -> bool:
-    return os.path.isfile(wanted) or any(_same_file(p, wanted) for p in files.text_files + [e.path for e in files.entries])
+def _files_named(files: ProjectFiles, wanted: str) -> list[str]:
+    """The project files (text or Python) a path names, else the path itself when it is
+    a file outside what was searched."""
+    found = [p for p in files.text_files + [e.path for e in files.entries] if _same_file(p, wanted)]
+    return found or ([wanted] if os.path.isfile(wanted) else [])
 
 
 def _explain_file(answer: Answer, files: ProjectFiles, grep: bool) -> None:
@@ -516,9 +519,7 @@ def _explain_file(answer: Answer, files: ProjectFiles, grep: bool) -> None:
         wanted = wanted[2:]
     base = wanted.rpartition("/")[2]
     answer.pseudo = f"file:{wanted}"
-    answer.files = [p for p in files.text_files + [e.path for e in files.entries] if _same_file(p, wanted)]
-    if not answer.files and os.path.isfile(wanted):
-        answer.files = [wanted]
+    answer.files = _files_named(files, wanted)
 
     def matches(constant: str) -> bool:
         text = constant.replace("\\", "/")

@@ -38,11 +38,10 @@ from typing import Any, Callable, Iterable
 
 from agentlint import __version__
 from agentlint.config import Settings
-from agentlint.facts import FACTS_VERSION
+from agentlint.facts import FACTS_VERSION, MODULE_SCOPE, SELF_NAMES
 from agentlint.fsutil import atomic_write
 
 INDEX_FORMAT = 7
-_SELF_HEADS = frozenset({"self", "cls"})
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -107,10 +106,10 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
 
     def live(scope: str, dotted: str) -> bool:
         head, dot, _ = dotted.partition(".")
-        if not dot or "(" in head or head in _SELF_HEADS or head in roots or (scope, head) in bound:
+        if not dot or "(" in head or head in SELF_NAMES or head in roots or (scope, head) in bound:
             return True
         prefix = scope
-        while prefix and prefix != "<module>":
+        while prefix and prefix != MODULE_SCOPE:
             if f"{prefix}.{head}" in def_names:
                 return True
             prefix = prefix.rpartition(".")[0]

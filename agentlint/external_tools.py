@@ -48,7 +48,8 @@ def declare(
         return [], dict(facts)
     from agentlint import agents
     from agentlint import rules as registry
-    from agentlint.engine import _crash, _knowledge, decode, parse_python
+    from agentlint.engine import _crash, _knowledge, decode
+    from agentlint.newsyntax import parse_lowered
     from agentlint.facts import extract_facts
     from agentlint.rule import ModelContext
 
@@ -59,7 +60,7 @@ def declare(
         try:
             with open(path, "rb") as fh:
                 text = decode(fh.read())
-            tree = parse_python(text, path)
+            tree = parse_lowered(text, path)
             model = agents.build(tree, extract_facts(path, tree, text), text, knowledge)
             added = model.declare_tools(path_refs)
         except (OSError, SyntaxError, ValueError, UnicodeError, LookupError, RecursionError, MemoryError):

@@ -1029,15 +1029,9 @@ def _function_locals(
     """(names bound in the function, declared `global`, declared `nonlocal`), from its
     parameters and statements (the bodies of nested definitions are their own scopes;
     a walrus is seen by the walk when it gets there). With ``selfs`` (a method's), the
-    same pass notes its `self.NAME = ...` statements there (see ``_scan_self_assignments``)."""
-    args = node.args
-    bound = {arg.arg for arg in args.args}
-    if args.posonlyargs or args.kwonlyargs:
-        bound.update(arg.arg for arg in (*args.posonlyargs, *args.kwonlyargs))
-    if args.vararg is not None:
-        bound.add(args.vararg.arg)
-    if args.kwarg is not None:
-        bound.add(args.kwarg.arg)
+    same pass notes its `self.NAME = ...` statements there and in the functions nested
+    in it (not in nested classes), the first in source order: NAME -> its lines."""
+    bound = set(_parameter_names(node.args))
     declared: list[tuple[int, list[str]]] = []
     _scan_bindings(node.body, bound, declared, selfs)
     if not declared:
@@ -1077,7 +1071,9 @@ def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list, selfs:
         elif kind == _DEF:
             add(stmt.name)  # type: ignore[attr-defined]
             if selfs is not None and type(stmt) is not ast.ClassDef:
-                _scan_self_assignments(stmt.body, selfs)  # type: ignore[attr-defined]
+                # A function nested in a method is still the method's code for its
+                # `self.NAME = ...`; the names it binds are its own.
+                _scan_bindings(stmt.body, set(), [], selfs)  # type: ignore[attr-defined]
         elif kind == _FOR:
             target = stmt.target  # type: ignore[attr-defined]
             if type(target) is _Name:
@@ -1118,19 +1114,6 @@ def _scan_bindings(body: list[ast.stmt], bound: set[str], declared: list, selfs:
                 bound.update(_target_names(target))
 
 
-_SELF_ASSIGN, _SELF_ANNASSIGN, _SELF_BLOCK, _SELF_TRY, _SELF_MATCH = range(5)
-_SELF_SCAN: dict[type, int] = {
-    ast.Assign: _SELF_ASSIGN, ast.AnnAssign: _SELF_ANNASSIGN,
-    ast.If: _SELF_BLOCK, ast.For: _SELF_BLOCK, ast.AsyncFor: _SELF_BLOCK, ast.While: _SELF_BLOCK,
-    ast.With: _SELF_BLOCK, ast.AsyncWith: _SELF_BLOCK, ast.FunctionDef: _SELF_BLOCK, ast.AsyncFunctionDef: _SELF_BLOCK,
-    ast.Try: _SELF_TRY, ast.Match: _SELF_MATCH,
-}
-"""The statements `_scan_self_assignments` looks at or into (a function nested in a
-method is still the method's code; a nested class is not)."""
-if hasattr(ast, "TryStar"):
-    _SELF_SCAN[ast.TryStar] = _SELF_TRY
-
-
 def _self_target(target: ast.expr, stmt: ast.stmt, found: dict[str, tuple[int, int]]) -> None:
     """Note `self.NAME` (or such an element of a tuple target) assigned by ``stmt``."""
     cls = type(target)
@@ -1144,51 +1127,20 @@ def _self_target(target: ast.expr, stmt: ast.stmt, found: dict[str, tuple[int, i
                 _self_target(element, stmt, found)
 
 
-def _scan_self_assignments(body: list[ast.stmt], found: dict[str, tuple[int, int]]) -> None:
-    """`self.NAME = ...` / `self.NAME: T = ...` in a method's statements and the
-    functions nested in them (not in nested classes), first in source order wins:
-    NAME -> the statement's lines. (A method's own statements are scanned with its
-    locals, by ``_function_locals``; this is for the functions nested in it.)"""
-    scan = _SELF_SCAN
-    for stmt in body:
-        kind = scan.get(type(stmt))
-        if kind is None:
-            continue
-        if kind == _SELF_ASSIGN:
-            for target in stmt.targets:  # type: ignore[attr-defined]
-                if type(target) is not _Name:
-                    _self_target(target, stmt, found)
-        elif kind == _SELF_BLOCK:
-            _scan_self_assignments(stmt.body, found)  # type: ignore[attr-defined]
-            orelse = getattr(stmt, "orelse", None)
-            if orelse:
-                _scan_self_assignments(orelse, found)
-        elif kind == _SELF_ANNASSIGN:
-            if stmt.value is not None:  # type: ignore[attr-defined]
-                _self_target(stmt.target, stmt, found)  # type: ignore[attr-defined]
-        elif kind == _SELF_TRY:
-            _scan_self_assignments(stmt.body, found)  # type: ignore[attr-defined]
-            for handler in stmt.handlers:  # type: ignore[attr-defined]
-                _scan_self_assignments(handler.body, found)
-            if stmt.orelse:  # type: ignore[attr-defined]
-                _scan_self_assignments(stmt.orelse, found)  # type: ignore[attr-defined]
-            if stmt.finalbody:  # type: ignore[attr-defined]
-                _scan_self_assignments(stmt.finalbody, found)  # type: ignore[attr-defined]
-        else:
-            for case in stmt.cases:  # type: ignore[attr-defined]
-                _scan_self_assignments(case.body, found)
+def _parameter_names(args: ast.arguments) -> list[str]:
+    """The names a function's or a lambda's parameters bind."""
+    names = [arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
+    return names
 
 
 def _expression_locals(node: ast.AST) -> list[str]:
     """The names a lambda or a comprehension binds for itself."""
     if type(node) is ast.Lambda:
-        args = node.args  # type: ignore[attr-defined]
-        names = [arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-        if args.vararg is not None:
-            names.append(args.vararg.arg)
-        if args.kwarg is not None:
-            names.append(args.kwarg.arg)
-        return names
+        return _parameter_names(node.args)  # type: ignore[attr-defined]
     names = []
     for generator in node.generators:  # type: ignore[attr-defined]
         names += _target_names(generator.target)

@@ -76,6 +76,17 @@ NodeRef = tuple[int, str]
 """(file number, definition name) — a node before it is given its string id."""
 
 
+def _counts_when_stopped(name: str) -> bool:
+    """Whether calls of ``name`` on unknown receivers say where the search may have
+    stopped: not for `.update()`, `.get()` (dicts and lists) or dunders."""
+    return not (name.startswith("__") or name in _BUILTIN_METHODS)
+
+
+def memo_nodes(memo: dict) -> int:
+    """How many nodes a memo holds (each function also has its unresolved calls)."""
+    return sum(1 for key in memo if not key.endswith(_UNRESOLVED))
+
+
 @dataclass
 class Definition:
     name: str
@@ -871,7 +882,7 @@ class Graph:
                 # or dunder names), read from the use lines without decoding the facts.
                 live = self.files.files_using(segment, True)
                 found = self._segments[segment] = self._gather(segment, live)
-                if not (segment in _BUILTIN_METHODS or segment.startswith("__")):
+                if _counts_when_stopped(segment):
                     resolvable = set(live)
                     for number in self.files.files_using(segment):
                         if number not in resolvable:
@@ -915,9 +926,9 @@ class Graph:
                 for target in self.resolve_use(number, scope, prefix):
                     if target not in targets and self.kind(target) in ("variable", "attribute"):
                         found.hits.setdefault(target, []).append((number, scope, prefix, line, False))
-            if is_call and not targets and dotted.rpartition(".")[2] == segment and self.unknown_receiver(view, dotted):
-                found.unresolved.append(use)
             if is_call and dotted.rpartition(".")[2] == segment:
+                if not targets and self.unknown_receiver(view, dotted):
+                    found.unresolved.append(use)
                 # A call that may reach an override in a subclass: `self.m()` in a base
                 # class, or `x.m()` with `x: Base`.
                 head, _, rest = dotted.partition(".")
@@ -955,8 +966,8 @@ class Graph:
             except (TypeError, ValueError):
                 pass
         name = ref[1].rpartition(".")[2]
-        if name.startswith("__") or name in _BUILTIN_METHODS:
-            return []  # `.update()`, `.get()`: dicts and lists, not this method
+        if not _counts_when_stopped(name):
+            return []
         seen = []
         for number, _scope, _dotted, line, _call in self._segment_uses(name).unresolved:
             if self.same_project(number, ref[0]):
@@ -983,7 +994,7 @@ class Graph:
         """Where `K.__init__` can be called from: the files of K and of its subclasses
         (``super().__init__()``, ``self.__init__()``) and those naming K or a subclass
         (``K.__init__(self)``)."""
-        files = {cls[0]}
+        files: set[int] = set()
         for member in [cls, *self.descendants(cls)]:
             files.add(member[0])
             files.update(self.files.files_using(member[1].rpartition(".")[2]))
@@ -1099,14 +1110,6 @@ class Graph:
                         if self.kind(found) == "class":
                             return ("type", found)
         return ("plain", None)
-
-    def _dispatches_to(self, number: int, scope: str, dotted: str, target_class: NodeRef, ref: NodeRef) -> bool:
-        """``self.m()`` in class B reaches an override ``C.m`` when C derives from B."""
-        head, _, rest = dotted.partition(".")
-        if head not in SELF_NAMES or "." in rest or rest != ref[1].rpartition(".")[2]:
-            return False
-        cls = self.enclosing_class(number, scope)
-        return cls is not None and cls != target_class and cls in self.ancestors(target_class)
 
     # -- whole graph ------------------------------------------------------------------------
     def full(self):

@@ -151,10 +151,8 @@ def load_context_facts(
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from the cache (a full result,
     else a facts-only entry), else computed with ``ast`` and stored facts-only."""
-    import ast
-
     from agentlint.cache import Cache
-    from agentlint.facts import module_name_for
+    from agentlint.engine import cached_facts, facts_only_json
 
     out: dict[str, FileFacts] = {}
     for path in paths:
@@ -162,30 +160,14 @@ def load_context_facts(
         if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
             continue
         key = Cache.key(path, content)
-        facts_key = facts_only_key(key)
-        if cache is not None:
-            entry = cache.get(key)
-            data = entry.get("facts") if entry is not None else None
-            if data is None:
-                entry = cache.get(facts_key)
-                data = entry.get("facts") if entry is not None else None
-            if data is not None:
-                try:
-                    out[path] = FileFacts.project_from_json(data)
-                    continue
-                except (KeyError, TypeError, ValueError):
-                    pass
-        try:
-            from agentlint import notebooks
-            from agentlint.engine import decode, facts_only
-
-            text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
-            facts = facts_only(path, text, settings)
-        except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
-            facts = FileFacts(module=module_name_for(path), complete=False)
-        out[path] = facts
-        if cache is not None:
-            cache.put(facts_key, {"facts": facts.to_json()})
+        data = cached_facts(cache, key) if cache is not None else None
+        if data is not None:
+            try:
+                out[path] = FileFacts.project_from_json(data)
+                continue
+            except (KeyError, TypeError, ValueError):
+                pass
+        out[path] = FileFacts.project_from_json(facts_only_json(path, content, key, settings, cache))
     return out
 
 
