@@ -1,4 +1,4 @@
-from agentlint.cli import main
+from agentlint.cli.main import main
 
 if __name__ == "__main__":
     main()

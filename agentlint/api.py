@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Sequence
 
-from agentlint import rules as registry
-from agentlint.config import Settings, resolve_selector
-from agentlint.engine import analyze_content, finalize
+from agentlint.rules import registry
+from agentlint.engine.config import Settings, resolve_selector
+from agentlint.engine.analyze import analyze_content, finalize
 from agentlint.rules.builtin import ENGINE_CODES
-from agentlint.types import Diagnostic
+from agentlint.rules.diagnostics import Diagnostic
 
 
 def settings_for(

@@ -42,7 +42,7 @@ def _facts_module(source: str, name: str):
 def bench_facts(corpus: str, baseline: str | None, repeat: int) -> None:
     sys.path.insert(0, str(ROOT))
     from agentlint.api import settings_for
-    from agentlint.discovery import discover
+    from agentlint.engine.discovery import discover
 
     files = discover([corpus], settings_for(root=corpus)).files
     trees = []

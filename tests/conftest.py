@@ -13,7 +13,7 @@ def run_cli(tmp_path, monkeypatch):
     """Invoke the CLI through click's runner from inside tmp_path."""
     from click.testing import CliRunner
 
-    from agentlint.cli import main
+    from agentlint.cli.main import main
 
     def run(*args, input=None, cwd=None, env=None):
         monkeypatch.chdir(cwd or tmp_path)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.add_noqa import add_directives, add_noqa, merge_comment
-from agentlint.types import Diagnostic, Position, Span
+from agentlint.adopt.add_noqa import add_directives, add_noqa, merge_comment
+from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 ROOT = Path(__file__).resolve().parent.parent
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
@@ -124,8 +124,8 @@ def test_stdin_is_refused(run_cli, tmp_path):
 
 
 def test_a_file_changed_since_the_check_is_not_touched(tmp_path):
-    from agentlint.config import Settings
-    from agentlint.engine import file_diagnostics
+    from agentlint.engine.config import Settings
+    from agentlint.engine.analyze import file_diagnostics
 
     path = write(tmp_path / "m.py", "\n\n" + SILENT)  # the finding is now on line 5
     stale = Diagnostic("AGL302", "n", "m", str(path), Span(Position(3, 1), Position(3, 18)))

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from agentlint.agents import Knowledge, build
+from agentlint.facts.agents.model import Knowledge, build
 from agentlint.api import check_source
-from agentlint.facts import extract_facts
+from agentlint.facts.module import extract_facts
 
 
 def model(source: str, knowledge: Knowledge = Knowledge(), path: str = "app/mod.py"):

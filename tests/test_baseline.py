@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint import baseline as bl
-from agentlint.types import Diagnostic, Position, Span
+from agentlint.adopt import baseline as bl
+from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 TOOLS = '''\
 import httpx

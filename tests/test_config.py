@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.config import ConfigError, Overrides, load_settings, resolve_selector
-from agentlint.rules import all_rules
+from agentlint.engine.config import ConfigError, Overrides, load_settings, resolve_selector
+from agentlint.rules.registry import all_rules
 
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
 

@@ -3,8 +3,8 @@ import subprocess
 from pathlib import Path
 
 from agentlint.api import settings_for
-from agentlint.config import DEFAULT_EXCLUDES
-from agentlint.discovery import discover
+from agentlint.engine.config import DEFAULT_EXCLUDES
+from agentlint.engine.discovery import discover
 
 
 def touch(path: Path, text: str = "x = 1\n") -> None:

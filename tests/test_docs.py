@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.docs import render_rule
-from agentlint.rules import all_rules
+from agentlint.report.rule_docs import render_rule
+from agentlint.rules.registry import all_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Configuration")
@@ -14,9 +14,9 @@ SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix s
 @pytest.mark.parametrize("code", sorted(all_rules()))
 def test_every_rule_has_a_current_docs_page(code):
     page = DOCS / f"{code}.md"
-    assert page.is_file(), f"{code} has no docs page; run `python -m agentlint.docs`"
+    assert page.is_file(), f"{code} has no docs page; run `python -m agentlint.report.rule_docs`"
     assert page.read_text(encoding="utf-8") == render_rule(all_rules()[code]), (
-        f"{page} is out of date; run `python -m agentlint.docs`"
+        f"{page} is out of date; run `python -m agentlint.report.rule_docs`"
     )
 
 

@@ -300,8 +300,8 @@ def run_yaml(scratch: Scratch, block: Block) -> None:
 
 
 def check_toml(block: Block) -> None:
-    from agentlint.config import validate
-    from agentlint.rules import all_rules
+    from agentlint.engine.config import validate
+    from agentlint.rules.registry import all_rules
 
     where = f"docs/{block.page}:{block.line}"
     data = tomllib.loads(block.text)
@@ -355,7 +355,7 @@ def _documented(section: str) -> set[str]:
 
 
 def test_configuration_reference_lists_every_top_level_key():
-    from agentlint.config import _KEYS
+    from agentlint.engine.config import _KEYS
 
     documented = _documented("keys")
     missing = sorted(set(_KEYS) - documented)
@@ -368,7 +368,7 @@ def test_configuration_reference_lists_every_top_level_key():
 
 
 def test_configuration_reference_lists_every_rule_setting():
-    from agentlint.rules import all_rules
+    from agentlint.rules.registry import all_rules
 
     settings = {f"rules.{code}.{name}" for code, meta in all_rules().items() for name in meta.settings}
     documented = _documented("rule-settings")
@@ -384,4 +384,4 @@ def test_configuration_reference_lists_every_rule_setting():
 def test_distribution_name_matches_pyproject():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert data["project"]["name"] == DISTRIBUTION
-    assert data["project"]["scripts"]["agentlint"] == "agentlint.cli:main"
+    assert data["project"]["scripts"]["agentlint"] == "agentlint.cli.main:main"

@@ -269,7 +269,7 @@ def project_copy(tmp_path):
 
 
 def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, tmp_path, monkeypatch):
-    import agentlint.engine
+    import agentlint.engine.analyze
 
     cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
     first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
@@ -277,19 +277,19 @@ def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, t
     def no_analysis(*args, **kwargs):
         raise AssertionError("a warm explain must not analyse")
 
-    monkeypatch.setattr(agentlint.engine, "facts_json", no_analysis)
+    monkeypatch.setattr(agentlint.engine.analyze, "facts_json", no_analysis)
     warm = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
     assert warm == first
     monkeypatch.undo()
 
     analysed = []
-    real_facts = agentlint.engine.facts_json
+    real_facts = agentlint.engine.analyze.facts_json
 
     def counting_facts(files, *args, **kwargs):
         analysed.extend(files)
         return real_facts(files, *args, **kwargs)
 
-    monkeypatch.setattr(agentlint.engine, "facts_json", counting_facts)
+    monkeypatch.setattr(agentlint.engine.analyze, "facts_json", counting_facts)
     legacy = project_copy / "app" / "legacy.py"
     legacy.write_text(legacy.read_text().replace("app.DEFAULT_PROMPT.strip()", '"no prompt here"'))
     (project_copy / "app" / "extra.py").write_text(
@@ -319,8 +319,8 @@ def test_no_cache_answers_the_same(run_cli, tmp_path):
 
 def test_walk_finds_what_check_finds(tmp_path):
     from agentlint.api import settings_for
-    from agentlint.discovery import discover
-    from agentlint.explain_index import walk
+    from agentlint.engine.discovery import discover
+    from agentlint.explain.index import walk
 
     settings = settings_for(root=str(PROJECT))
     for paths in ([str(PROJECT)], [str(FIXTURES)], [str(PROJECT / "app"), str(PROJECT / "app" / "llm.py")]):
@@ -344,8 +344,8 @@ def test_indexes_of_another_agentlint_are_removed(run_cli, project_copy, tmp_pat
 def test_full_graph_of_the_fixture(tmp_path):
     """The whole graph (every edge resolved) for small projects and tools."""
     from agentlint.api import settings_for
-    from agentlint.explain_index import load
-    from agentlint.graph import Graph
+    from agentlint.explain.index import load
+    from agentlint.explain.graph import Graph
 
     settings = settings_for(root=str(PROJECT))
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
@@ -384,7 +384,7 @@ def test_unknown_name_is_searched_as_a_string_and_as_text(run_cli, tmp_path):
 
 
 def test_callers_resolved_once_are_kept_until_the_project_changes(run_cli, project_copy, tmp_path, monkeypatch):
-    import agentlint.graph
+    import agentlint.explain.graph
 
     cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
     first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
@@ -392,7 +392,7 @@ def test_callers_resolved_once_are_kept_until_the_project_changes(run_cli, proje
     def no_resolution(self, ref):
         raise AssertionError("kept callers must be reused")
 
-    monkeypatch.setattr(agentlint.graph.Graph, "_predecessors", no_resolution)
+    monkeypatch.setattr(agentlint.explain.graph.Graph, "_predecessors", no_resolution)
     assert json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout) == first
     # Any change to the project makes the kept callers stale: they are resolved again.
     (project_copy / "app" / "extra.py").write_text("from app.prompts import TRIAGE_PROMPT\n\n\ndef f():\n    return TRIAGE_PROMPT\n")
@@ -487,7 +487,7 @@ def test_postings_tell_defining_files_from_using_files(tmp_path):
     """A file that only defines a name is found by `files_mentioning` (to find the
     definition) but not by `files_using` (a question never scans it for uses)."""
     from agentlint.api import settings_for
-    from agentlint.explain_index import load
+    from agentlint.explain.index import load
 
     (tmp_path / "a.py").write_text("def run():\n    return 1\n")
     (tmp_path / "b.py").write_text("from a import run\n\nrun()\n")
@@ -718,7 +718,7 @@ def test_an_instance_attribute_prompt_shows_where_it_is_assigned(explain, tmp_pa
 
 
 def test_symbol_forms_that_end_like_a_file_suffix():
-    from agentlint.explain import parse_symbol
+    from agentlint.explain.answer import parse_symbol
 
     assert parse_symbol("app.prompts.PROMPT").mode == "symbol"  # `.prompt` files exist, `PROMPT` is a name
     assert parse_symbol("prompts.Prompt").mode == "symbol"
@@ -799,7 +799,7 @@ def test_two_hop_attribute_chain_through_instance_attributes(explain, tmp_path):
 def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli, project_copy, tmp_path, monkeypatch):
     """Files nobody has checked are read for their facts only (no rule runs); the
     facts-only entries never stand in for `check`'s full results."""
-    import agentlint.engine
+    import agentlint.engine.analyze
 
     cache = str(tmp_path / "cache")
     expected = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", str(tmp_path / "other"), cwd=project_copy).stdout)
@@ -807,7 +807,7 @@ def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli,
     def no_rules(*args, **kwargs):
         raise AssertionError("explain must not run the rules")
 
-    monkeypatch.setattr(agentlint.engine, "analyze_content", no_rules)
+    monkeypatch.setattr(agentlint.engine.analyze, "analyze_content", no_rules)
     cold = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", cache, cwd=project_copy).stdout)
     assert cold == expected
     monkeypatch.undo()

@@ -6,8 +6,8 @@ import ast
 import json
 import textwrap
 
-from agentlint.facts import FACTS_VERSION, extract_facts
-from agentlint.types import BindingFact, CallFact, DefinitionFact, FileFacts, ReferenceFact
+from agentlint.facts.module import FACTS_VERSION, extract_facts
+from agentlint.facts.types import BindingFact, CallFact, DefinitionFact, FileFacts, ReferenceFact
 
 SOURCE = textwrap.dedent(
     '''
@@ -140,12 +140,12 @@ def test_round_trip_through_json():
 
 
 def test_facts_version_is_part_of_the_cache_key(monkeypatch):
-    import agentlint.config
+    import agentlint.engine.config
     from agentlint.api import settings_for
 
     settings = settings_for()
     before = settings.fingerprint()
-    monkeypatch.setattr(agentlint.config, "FACTS_VERSION", FACTS_VERSION + 1)
+    monkeypatch.setattr(agentlint.engine.config, "FACTS_VERSION", FACTS_VERSION + 1)
     assert settings.fingerprint() != before
 
 
@@ -515,7 +515,7 @@ def test_receivers_with_several_types():
 
 
 def test_module_names_through_namespace_folders_inside_packages(tmp_path):
-    from agentlint.facts import module_name_for
+    from agentlint.facts.module import module_name_for
 
     for folder in ("app/processor/image", "app/weird-name/sub", "scripts/tools", "app/a/b/c/d"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)

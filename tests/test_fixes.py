@@ -19,8 +19,8 @@ from pathlib import Path
 import libcst
 import pytest
 
-from agentlint.fixes import apply_fixes, fix_content, line_starts
-from agentlint.types import Diagnostic, Edit, Fix, Position, Span
+from agentlint.engine.fixes import apply_fixes, fix_content, line_starts
+from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
 
 FIXES = Path(__file__).resolve().parent.parent / "fixtures" / "fixes"
 APP = FIXES / "maf_pre_ga_app"

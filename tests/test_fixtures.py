@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agentlint.api import check_source
-from agentlint.rules import all_rules, model_rules, per_file_rules, project_rules
+from agentlint.rules.registry import all_rules, model_rules, per_file_rules, project_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
 EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>AGL\d{3}(?:\s*,\s*AGL\d{3})*)")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from agentlint import rules as registry
-from agentlint.config import load_settings
+from agentlint.rules import registry
+from agentlint.engine.config import load_settings
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 from agentlint.api import check_source
-from agentlint.newsyntax import lower
+from agentlint.facts.source import lower
 
 NEW = textwrap.dedent(
     '''\

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlint import notebooks
+from agentlint.facts import notebooks
 
 from conftest import FIXTURES
 
@@ -338,7 +338,7 @@ def test_add_noqa_declines_notebooks_and_baseline_keys_read_the_cell(tmp_path) -
 
     from click.testing import CliRunner
 
-    from agentlint.cli import main
+    from agentlint.cli.main import main
 
     import os
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agentlint import engine
+from agentlint.engine import analyze as engine
 from agentlint.api import settings_for
-from agentlint.cache import Cache
-from agentlint.projects import facts_only_key
+from agentlint.engine.cache import Cache
+from agentlint.engine.boundaries import facts_only_key
 
 PROJECTS = Path(__file__).resolve().parent.parent / "fixtures" / "projects"
 
@@ -75,12 +75,12 @@ def test_facts_of_unpassed_files_are_cached_apart_from_full_results(project, mon
     assert entry is not None and entry["facts"]["cost_terms"]
 
     # A warm partial run reads those facts instead of parsing the file again.
-    import agentlint.projects as projects_module
+    import agentlint.engine.boundaries as projects_module
 
     def no_parse(*args, **kwargs):
         raise AssertionError("facts of an unchanged file were recomputed")
 
-    monkeypatch.setattr("agentlint.facts.extract_facts", no_parse)
+    monkeypatch.setattr("agentlint.facts.module.extract_facts", no_parse)
     second = engine.run(["app/billing.py"], settings, paths=["app/billing.py"])
     assert second.diagnostics == first.diagnostics
     monkeypatch.undo()

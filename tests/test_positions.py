@@ -8,8 +8,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from agentlint.engine import _anchored_positions
-from agentlint.traversal import children
+from agentlint.engine.analyze import _anchored_positions
+from agentlint.rules.traversal import children
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from agentlint import engine
+from agentlint.engine import analyze as engine
 from agentlint.api import settings_for
-from agentlint.discovery import discover
-from agentlint.projects import ProjectMap
-from agentlint.rules import all_rules
+from agentlint.engine.discovery import discover
+from agentlint.engine.boundaries import ProjectMap
+from agentlint.rules.registry import all_rules
 
 from test_fixtures import expected_findings
 
@@ -121,7 +121,7 @@ def test_project_roots_setting_overrides_detection(tmp_path):
 
 
 def test_project_roots_config_key(tmp_path):
-    from agentlint.config import ConfigError, load_settings
+    from agentlint.engine.config import ConfigError, load_settings
 
     (tmp_path / "apps" / "one").mkdir(parents=True)
     (tmp_path / "agentlint.toml").write_text('project-roots = ["apps/one"]\n', encoding="utf-8")
@@ -140,7 +140,7 @@ def test_related_locations_in_every_format_that_can_carry_them(fmt):
     import io
     import json as jsonlib
 
-    from agentlint.reporters import Report, write_report
+    from agentlint.report import Report, write_report
 
     root = PROJECTS / "costs_dup"
     found = [d for d in check_project(root, ["AGL101"]) if d.path.endswith("billing.py")]

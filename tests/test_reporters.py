@@ -1,4 +1,4 @@
-"""Tests of every output format (agentlint.reporters)."""
+"""Tests of every output format (agentlint.report)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.reporters import (
-    FORMATS,
-    RULE_DOCS_URL_BASE,
-    Report,
-    rule_url,
-    write_report,
-)
-from agentlint.types import Diagnostic, Edit, Fix, Position, RelatedLocation, RuleMeta, Span
+from agentlint.report import FORMATS, RULE_DOCS_URL_BASE, Report, rule_url, write_report
+from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, RelatedLocation, RuleMeta, Span
 
 AGENT_SRC = (
     "import os\n"
@@ -154,8 +148,8 @@ def test_rule_url_uses_the_one_base() -> None:
 
 def test_formats_are_imported_lazily() -> None:
     code = (
-        "import sys, agentlint.reporters\n"
-        "loaded = [m for m in sys.modules if m.startswith('agentlint.reporters.')]\n"
+        "import sys, agentlint.report\n"
+        "loaded = [m for m in sys.modules if m.startswith('agentlint.report.')]\n"
         "assert not loaded, loaded\n"
         "assert 'agentlint.rules' not in sys.modules\n"
     )

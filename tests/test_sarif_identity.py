@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from agentlint.cli import main
+from agentlint.cli.main import main
 from test_reporters import assert_valid_sarif
 
 SOURCE = '''\

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agentlint.cli import main
+from agentlint.cli.main import main
 
 SILENT = "def f():\n    try:\n        g()\n    except Exception:\n        pass\n"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from agentlint.cli import main
-from agentlint.frameworks import FRAMEWORK_NAMES
+from agentlint.cli.main import main
+from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "fixtures" / "frameworks_demo"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agentlint import knowledge
+from agentlint.knowledge import maf
 
 _STANDARD = """\
 ## Standard
@@ -112,21 +112,21 @@ None.
 
 def _version_table() -> str:
     rows = ["| pre-GA | GA | first version | change | fix |", "|---|---|---|---|---|"]
-    for row in knowledge.MAF_RENAMED_NAMES.values():
+    for row in maf.MAF_RENAMED_NAMES.values():
         new = f"`{row.new}`" if row.new else re.search(r"`[^`]+`", row.hint).group(0)  # type: ignore[union-attr]
         fix = "none" if row.new is None else ("safe" if row.safe else "unsafe") + ("" if row.calls else " (no fix for calls)")
         rows.append(f"| `{row.old}` | {new} | {row.version} | {row.change} | {fix} |")
-    content = [c for c in knowledge.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"]
+    content = [c for c in maf.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"]
     names = ", ".join(f"`{c.old}`" for c in content)
     rows.append(
         f'| {names} | `Content` with `type` (`"text"`, `"function_call"`, ...), built with '
-        f"`Content.from_text(...)`, `Content.from_function_call(...)`, ... | {knowledge.MAF_CONTENT_VERSION} | "
-        f"{knowledge.MAF_CONTENT_CHANGE} | as AGL601 (no constructor fix for `DataContent`) |"
+        f"`Content.from_text(...)`, `Content.from_function_call(...)`, ... | {maf.MAF_CONTENT_VERSION} | "
+        f"{maf.MAF_CONTENT_CHANGE} | as AGL601 (no constructor fix for `DataContent`) |"
     )
-    for enum, (members, version, change) in knowledge.MAF_OLD_ENUMS.items():
+    for enum, (members, version, change) in maf.MAF_OLD_ENUMS.items():
         example = next(iter(members.items()))
         rows.append(f'| `{enum}.{example[0]}`, ... | `"{example[1]}"`, ... | {version} | {change} | safe |')
-    for method in knowledge.MAF_RENAMED_METHODS.values():
+    for method in maf.MAF_RENAMED_METHODS.values():
         if method.receiver == "approval_request":
             continue
         new = f"`{method.new}(..., stream=True)`" if method.stream else f"`{method.new}(...)`"
@@ -135,7 +135,7 @@ def _version_table() -> str:
     rows.append(
         "| `agent.get_new_thread(service_thread_id=x)` | `agent.get_session(x)` | 1.0.0b260212 | PR #3763, #3850 | unsafe |"
     )
-    for keyword, (new, version, change) in knowledge.MAF_RENAMED_KEYWORDS.items():
+    for keyword, (new, version, change) in maf.MAF_RENAMED_KEYWORDS.items():
         where = {
             "chat_client": "`ChatAgent(chat_client=...)`",
             "thread": "`agent.run(..., thread=...)`",

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentlint.lazy import lazy_types, libcst_module
+from agentlint.knowledge import maf
+from agentlint.rules.lazy import lazy_types, libcst_module
 
 cst = libcst_module()
 
-from agentlint import knowledge
-from agentlint.knowledge import ContentClass
+from agentlint.knowledge.maf import ContentClass
 
 MODULE_SCOPE = 0
 function_scopes = lazy_types("FunctionDef", "Lambda")
@@ -286,9 +286,9 @@ def alias_edit(imp: ImportedName, new_name: str | None) -> PlannedEdit | None:
 
 
 def new_imported_name(old: str, new_local: str) -> str:
-    if old in knowledge.MAF_CONTENT_CLASSES:
+    if old in maf.MAF_CONTENT_CLASSES:
         return "Content"
-    row = knowledge.MAF_RENAMED_NAMES.get(old)
+    row = maf.MAF_RENAMED_NAMES.get(old)
     return row.new if row is not None and row.new else new_local
 
 

@@ -20,14 +20,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agentlint.lazy import libcst_module
+from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()
 
-from agentlint import knowledge
-from agentlint.rule import Rule, RuleContext, dotted_name
-from agentlint.traversal import children, nested_scopes
-from agentlint.types import RuleMeta
+from agentlint.knowledge import guards, recording
+from agentlint.knowledge.words import name_words
+from agentlint.rules.api import Rule, RuleContext, dotted_name
+from agentlint.rules.traversal import children, nested_scopes
+from agentlint.rules.diagnostics import RuleMeta
 
 _DOCS = """\
 ## What it does
@@ -166,7 +167,7 @@ def _bool_name(name: str | None) -> bool:
     if not name:
         return False
     lowered = name.lower().lstrip("_")
-    return lowered in knowledge.BOOL_RESULT_NAMES or lowered.startswith(knowledge.BOOL_PREFIXES)
+    return lowered in guards.BOOL_RESULT_NAMES or lowered.startswith(guards.BOOL_PREFIXES)
 
 
 def _is_bool(expr: cst.BaseExpression) -> bool:
@@ -183,7 +184,7 @@ def _is_bool(expr: cst.BaseExpression) -> bool:
         return _is_bool(expr.left) and _is_bool(expr.right)
     if isinstance(expr, cst.Call):
         func = expr.func
-        if isinstance(func, cst.Name) and func.value in knowledge.BOOL_BUILTINS:
+        if isinstance(func, cst.Name) and func.value in guards.BOOL_BUILTINS:
             return True
         if isinstance(func, cst.Attribute):
             name = func.attr.value
@@ -191,7 +192,7 @@ def _is_bool(expr: cst.BaseExpression) -> bool:
             name = func.value
         else:
             return False
-        return name in knowledge.BOOL_METHODS or _bool_name(name)
+        return name in guards.BOOL_METHODS or _bool_name(name)
     return False
 
 
@@ -200,7 +201,7 @@ def _is_literal_bool(expr: cst.BaseExpression | None) -> bool:
 
 
 def _binary_output(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Call) and _last(expr.func) in knowledge.BINARY_VERDICT_TYPES
+    return isinstance(expr, cst.Call) and _last(expr.func) in guards.BINARY_VERDICT_TYPES
 
 
 def _bool_tuple(expr: cst.BaseExpression) -> bool:
@@ -241,7 +242,7 @@ def _annotation_kind(function: cst.FunctionDef) -> str | None:
     name = _last(annotation) if isinstance(annotation, (cst.Name, cst.Attribute)) else None
     if name == "bool":
         return "bool"
-    if name in knowledge.BINARY_VERDICT_TYPES:
+    if name in guards.BINARY_VERDICT_TYPES:
         return "binary"
     if isinstance(annotation, cst.Subscript) and _last(annotation.value) in ("tuple", "Tuple"):
         kinds = [
@@ -288,7 +289,7 @@ class _GuardPrefilter:
             return True
         for match in self._defs.finditer(content):
             name = match.group(1).decode("utf-8", "replace")
-            if knowledge.is_guard_name(name) and not knowledge.name_words(name) & knowledge.GUARD_PROBE_WORDS:
+            if guards.is_guard_name(name) and not name_words(name) & guards.GUARD_PROBE_WORDS:
                 return True
         return False
 
@@ -322,7 +323,7 @@ class BooleanGuardVerdict(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         for arg in node.args:
-            if arg.keyword is None or arg.keyword.value not in knowledge.GUARD_KEYWORDS:
+            if arg.keyword is None or arg.keyword.value not in guards.GUARD_KEYWORDS:
                 continue
             values = [arg.value]
             if isinstance(arg.value, (cst.List, cst.Tuple)):
@@ -347,28 +348,28 @@ class BooleanGuardVerdict(Rule):
             if isinstance(expr, cst.Call):
                 expr = expr.func
             dotted = self.context.qualified_name(expr)
-            if dotted is not None and knowledge.is_guard_decorator(dotted):
+            if dotted is not None and guards.is_guard_decorator(dotted):
                 return True
         name = function.name.value
         if name in self._passed_as_guard:
             return True
-        if not knowledge.is_guard_name(name):
+        if not guards.is_guard_name(name):
             return False
         # By its name alone: it must judge something it is given, and not be a probe of
         # state or capability (`check_index_exists`, `health_check`).
         if not _judges_an_argument(function, ancestors):
             return False
-        words = knowledge.name_words(name)
-        if words & knowledge.GUARD_PROBE_WORDS:
+        words = name_words(name)
+        if words & guards.GUARD_PROBE_WORDS:
             return False
         ordered = [w for w in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", name) if w]
-        if len(ordered) > 1 and ordered[-1].lower() in knowledge.GUARD_NAME_NOUNS:
+        if len(ordered) > 1 and ordered[-1].lower() in guards.GUARD_NAME_NOUNS:
             if all(len(w) < 3 for w in ordered[:-1]):
                 return False  # `l_sa_check`: an abbreviation, not a guard of something
-        if name.strip("_").lower() in knowledge.GENERIC_GUARD_NAMES:
+        if name.strip("_").lower() in guards.GENERIC_GUARD_NAMES:
             owner = _enclosing_class(ancestors)
             return owner is not None and bool(
-                knowledge.name_words(owner.name.value) & knowledge.GUARD_CLASS_WORDS
+                name_words(owner.name.value) & guards.GUARD_CLASS_WORDS
             )
         return True
 
@@ -446,10 +447,10 @@ class BooleanGuardVerdict(Rule):
             qualified = self.context.qualified_name(expr)
             if qualified is None:
                 continue
-            if qualified in knowledge.BROAD_EXCEPTIONS:
+            if qualified in recording.BROAD_EXCEPTIONS:
                 return True
             lowered = qualified.lower()
-            if any(stem in lowered for stem in knowledge.EVALUATION_FAILURE_STEMS):
+            if any(stem in lowered for stem in guards.EVALUATION_FAILURE_STEMS):
                 return True
         return False
 
@@ -468,7 +469,7 @@ class BooleanGuardVerdict(Rule):
     @staticmethod
     def _meaning(name: str, verdict: str) -> str:
         value = verdict.rpartition("=")[2]
-        rejecting_name = bool(knowledge.name_words(name) & knowledge.REJECT_WORDS)
+        rejecting_name = bool(name_words(name) & guards.REJECT_WORDS)
         true_rejects = verdict.startswith("tripwire_triggered") or rejecting_name
         passes = (value == "True") != true_rejects
         return "a pass" if passes else "a reject"

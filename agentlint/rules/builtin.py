@@ -1,6 +1,6 @@
 """Codes the engine itself reports. They have metadata and docs pages like any rule."""
 
-from agentlint.types import RuleMeta
+from agentlint.rules.diagnostics import RuleMeta
 
 SYNTAX_ERROR = RuleMeta(
     code="AGL001",

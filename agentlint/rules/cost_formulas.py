@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.rule import ProjectRule
+from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import make, place_label, places, sanctioned, span_of
-from agentlint.types import CostTermFact, Diagnostic, RelatedLocation, RuleMeta
+from agentlint.facts.types import CostTermFact
+from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
 
 _DOCS = """\
 ## What it does

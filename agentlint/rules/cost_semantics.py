@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.rule import ProjectRule
+from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import make, places
-from agentlint.types import CostTermFact, Diagnostic, RuleMeta
+from agentlint.facts.types import CostTermFact
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 _STANDARD = """\
 ## Standard

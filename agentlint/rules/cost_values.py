@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agentlint.rule import ProjectRule
+from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import is_test_path, make, places
-from agentlint.types import Diagnostic, RuleMeta
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 _DOCS_104 = """\
 ## What it does

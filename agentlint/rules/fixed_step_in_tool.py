@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Sequence
 
-from agentlint.rule import ModelRule
-from agentlint.types import Diagnostic, RuleMeta
+from agentlint.rules.api import ModelRule
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 _DOCS = """\
 ## What it does

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.frameworks import FRAMEWORK_NAMES, FRAMEWORK_ROOTS, framework_of
-from agentlint.rule import ProjectRule
-from agentlint.types import Diagnostic, Position, RuleMeta, Span
+from agentlint.knowledge.frameworks import FRAMEWORK_NAMES, FRAMEWORK_ROOTS, framework_of
+from agentlint.rules.api import ProjectRule
+from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 
 TOOL_FRAMEWORKS = frozenset({
     "openai-agents", "langchain", "langgraph", "pydantic-ai", "crewai", "smolagents", "agent-framework",

@@ -28,13 +28,13 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from agentlint.lazy import libcst_module
+from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()
 
-from agentlint import knowledge
-from agentlint.knowledge import ContentClass, RenamedMethod, RenamedName
-from agentlint.rule import NodeEdit, Rule, RuleContext, dotted_name
+from agentlint.knowledge import maf
+from agentlint.knowledge.maf import ContentClass, RenamedMethod, RenamedName
+from agentlint.rules.api import NodeEdit, Rule, RuleContext, dotted_name
 from agentlint.rules._pre_ga_docs import DOCS_601, DOCS_602
 from agentlint.rules._pre_ga_tree import (
     MODULE_SCOPE,
@@ -58,8 +58,8 @@ from agentlint.rules._pre_ga_tree import (
     use_context,
     visible_scopes,
 )
-from agentlint.types import RuleMeta
-_PACKAGE = knowledge.MAF_PACKAGE
+from agentlint.rules.diagnostics import RuleMeta
+_PACKAGE = maf.MAF_PACKAGE
 
 
 def _word(name: str) -> re.Pattern[str]:
@@ -264,13 +264,13 @@ class _PreGaNames(Rule):
     _keywords: ClassVar[frozenset[str]] = frozenset()
 
     def _owns(self, old: str) -> bool:
-        row = knowledge.MAF_RENAMED_NAMES.get(old)
+        row = maf.MAF_RENAMED_NAMES.get(old)
         if row is not None:
             return row.code == self.code
-        content = knowledge.MAF_CONTENT_CLASSES.get(old)
+        content = maf.MAF_CONTENT_CLASSES.get(old)
         if content is not None:
             return content.code == self.code
-        return old in knowledge.MAF_OLD_ENUMS and self.code == "AGL602"
+        return old in maf.MAF_OLD_ENUMS and self.code == "AGL602"
 
     # -- resolution (once the whole module has been seen) ------------------------------
 
@@ -316,8 +316,8 @@ class _PreGaNames(Rule):
         out: list[_Finding] = []
         by_local: dict[str, list[ImportedName]] = {}
         for imp in self._imports:
-            old = knowledge.maf_renamed_name(imp.qualified)
-            if old is None or not self._owns(old) or old in knowledge.MAF_OLD_ENUMS:
+            old = maf.maf_renamed_name(imp.qualified)
+            if old is None or not self._owns(old) or old in maf.MAF_OLD_ENUMS:
                 continue
             by_local.setdefault(imp.local, []).append(imp)
         for local, imports in by_local.items():
@@ -325,7 +325,7 @@ class _PreGaNames(Rule):
             for imp in imports:
                 unit = self._unit_for(old, local, renamed_local=imp.local == imp.imported)
                 out.append(_Finding(imp.alias.name, imp.ancestors + (imp.alias,), self._message(old, "import"), unit))
-            if imports[0].local != imports[0].imported and old not in knowledge.MAF_CONTENT_CLASSES:
+            if imports[0].local != imports[0].imported and old not in maf.MAF_CONTENT_CLASSES:
                 continue  # `import ChatAgent as CA`: renaming the import is enough
             for use in self._loads.get(local, ()):
                 if is_import_position(use.ancestors):
@@ -333,7 +333,7 @@ class _PreGaNames(Rule):
                 out.append(self._use_finding(old, local, use))
         # `from agent_framework import *`: the old names themselves.
         if self._star_maf and not self._star_other:
-            for old in sorted(set(knowledge.MAF_RENAMED_NAMES) | set(knowledge.MAF_CONTENT_CLASSES)):
+            for old in sorted(set(maf.MAF_RENAMED_NAMES) | set(maf.MAF_CONTENT_CLASSES)):
                 if not self._owns(old) or old in self._maf_locals or old in self._other_bindings:
                     continue
                 for use in self._loads.get(old, ()):
@@ -342,9 +342,9 @@ class _PreGaNames(Rule):
 
     def _target_local(self, old: str, local: str, renamed_local: bool) -> str | None:
         """The local name the unit leaves behind."""
-        if old in knowledge.MAF_CONTENT_CLASSES:
+        if old in maf.MAF_CONTENT_CLASSES:
             return "Content" if renamed_local else local
-        row = knowledge.MAF_RENAMED_NAMES.get(old)
+        row = maf.MAF_RENAMED_NAMES.get(old)
         if row is None or row.new is None:
             return None
         return row.new if renamed_local else local
@@ -352,7 +352,7 @@ class _PreGaNames(Rule):
     def _unit_for(self, old: str, local: str, renamed_local: bool) -> _Unit | None:
         """The unit of the imports binding ``local`` (and of its uses); created with its
         import edits on first use."""
-        if old in knowledge.MAF_OLD_ENUMS:
+        if old in maf.MAF_OLD_ENUMS:
             return None
         new_local = self._target_local(old, local, renamed_local)
         if new_local is None:
@@ -361,7 +361,7 @@ class _PreGaNames(Rule):
         unit = self._units.get(key)
         if unit is not None:
             return unit
-        content = old in knowledge.MAF_CONTENT_CLASSES
+        content = old in maf.MAF_CONTENT_CLASSES
         new_name = new_imported_name(old, new_local)
         unit = _Unit("Migrate to `Content`" if content else f"Rename `{old}` to `{new_name}`")
         self._units[key] = unit
@@ -369,7 +369,7 @@ class _PreGaNames(Rule):
         members = [
             imp
             for imp in self._imports
-            if (o := knowledge.maf_renamed_name(imp.qualified)) is not None
+            if (o := maf.maf_renamed_name(imp.qualified)) is not None
             and self._owns(o)
             and self._target_local(o, imp.local, imp.local == imp.imported) == new_local
         ]
@@ -467,7 +467,7 @@ class _PreGaNames(Rule):
             unit.add(PlannedEdit(statement, ancestors, statement.with_changes(names=kept)))
 
     def _use_finding(self, old: str, local: str, use: _Occurrence) -> _Finding:
-        content = knowledge.MAF_CONTENT_CLASSES.get(old)
+        content = maf.MAF_CONTENT_CLASSES.get(old)
         context = use_context(use.node, use.ancestors)
         message = self._message(old, context)
         unit = self._unit_for(old, local, renamed_local=local == old) if local in self._maf_locals else None
@@ -481,7 +481,7 @@ class _PreGaNames(Rule):
         if content is not None:
             edit, safe, reason = self._content_use_edit(content, use, cst.Name(new_local), context)
         else:
-            row = knowledge.MAF_RENAMED_NAMES[old]
+            row = maf.MAF_RENAMED_NAMES[old]
             if context == "call" and not row.calls:
                 edit, safe, reason = None, False, f"`{row.new}` is not built the same way"
             else:
@@ -496,7 +496,7 @@ class _PreGaNames(Rule):
             return None
         unit = self._units.get(new)
         if unit is None:
-            unit = _Unit(f"Rename to `{new}`" if old not in knowledge.MAF_CONTENT_CLASSES else "Migrate to `Content`")
+            unit = _Unit(f"Rename to `{new}`" if old not in maf.MAF_CONTENT_CLASSES else "Migrate to `Content`")
             self._units[new] = unit
             if new in self._other_bindings:
                 unit.block(f"`{new}` already means something else in this module")
@@ -547,7 +547,7 @@ class _PreGaNames(Rule):
         types: list[str] = []
         for element in elements:
             old = self._resolve_class(element)
-            content = knowledge.MAF_CONTENT_CLASSES.get(old or "")
+            content = maf.MAF_CONTENT_CLASSES.get(old or "")
             if content is None:
                 return None, False, "the `isinstance` check mixes in other classes"
             if content.type not in types:
@@ -577,12 +577,12 @@ class _PreGaNames(Rule):
         if isinstance(expr, cst.Name):
             target = self._maf_locals.get(expr.value)
             if target is not None:
-                return knowledge.maf_renamed_name(target)
+                return maf.maf_renamed_name(target)
             if self._star_maf and not self._star_other and expr.value not in self._other_bindings:
-                return expr.value if expr.value in knowledge.MAF_CONTENT_CLASSES else None
+                return expr.value if expr.value in maf.MAF_CONTENT_CLASSES else None
             return None
         qualified = self._qualified(expr)
-        return knowledge.maf_renamed_name(qualified) if qualified else None
+        return maf.maf_renamed_name(qualified) if qualified else None
 
     def _qualified(self, expr: cst.BaseExpression) -> str | None:
         """The agent-framework dotted name of a Name/Attribute chain, or None."""
@@ -593,7 +593,7 @@ class _PreGaNames(Rule):
         target = self._module_aliases.get(head) or self._maf_locals.get(head)
         if target is None:
             if self._star_maf and not self._star_other and head not in self._other_bindings:
-                if head in knowledge.MAF_RENAMED_NAMES or head in knowledge.MAF_CONTENT_CLASSES or head in knowledge.MAF_OLD_ENUMS:
+                if head in maf.MAF_RENAMED_NAMES or head in maf.MAF_CONTENT_CLASSES or head in maf.MAF_OLD_ENUMS:
                     target = f"{_PACKAGE}.{head}"
             if target is None:
                 return None
@@ -611,20 +611,20 @@ class _PreGaNames(Rule):
             if enum is not None:
                 out.append(self._enum_finding(node, ancestors, *enum))
                 continue
-            old = knowledge.maf_renamed_name(qualified)
-            if old is None or old != node.attr.value or not self._owns(old) or old in knowledge.MAF_OLD_ENUMS:
+            old = maf.maf_renamed_name(qualified)
+            if old is None or old != node.attr.value or not self._owns(old) or old in maf.MAF_OLD_ENUMS:
                 continue
             if dotted_name(node.value) is None or dotted_name(node.value).split(".")[0] not in self._module_aliases:
                 continue  # only `af.X` / `agent_framework.X`; names are handled as names
             context = use_context(node, ancestors)
             unit = _Unit("")
-            content = knowledge.MAF_CONTENT_CLASSES.get(old)
+            content = maf.MAF_CONTENT_CLASSES.get(old)
             if content is not None:
                 ref = node.with_changes(attr=cst.Name("Content"), lpar=[], rpar=[])
                 edit, safe, reason = self._content_use_edit(content, _Occurrence(node, ancestors, ()), ref, context)  # type: ignore[arg-type]
                 unit.message = "Migrate to `Content`"
             else:
-                row = knowledge.MAF_RENAMED_NAMES[old]
+                row = maf.MAF_RENAMED_NAMES[old]
                 reason = ""
                 if row.new is None:
                     edit, safe = None, False
@@ -644,17 +644,17 @@ class _PreGaNames(Rule):
         qualified = self._qualified(node.value)
         if qualified is None:
             return None
-        old = knowledge.maf_renamed_name(qualified)
-        if old not in knowledge.MAF_OLD_ENUMS:
+        old = maf.maf_renamed_name(qualified)
+        if old not in maf.MAF_OLD_ENUMS:
             return None
-        members = knowledge.MAF_OLD_ENUMS[old][0]
+        members = maf.MAF_OLD_ENUMS[old][0]
         member = node.attr.value
         if member not in members:
             return None
         return old, member, members[member]
 
     def _enum_finding(self, node: cst.Attribute, ancestors, enum: str, member: str, value: str) -> _Finding:
-        _, version, change = knowledge.MAF_OLD_ENUMS[enum]
+        _, version, change = maf.MAF_OLD_ENUMS[enum]
         message = (
             f"`{enum}.{member}` is pre-GA Microsoft Agent Framework: since {version} `{enum}` is a plain "
             f"string type without members; use `\"{value}\"`"
@@ -680,7 +680,7 @@ class _PreGaNames(Rule):
             func = call.func
             method_unit: _Unit | None = None
             if isinstance(func, cst.Attribute) and func.attr.value in self._methods:
-                spec = knowledge.MAF_RENAMED_METHODS[func.attr.value]
+                spec = maf.MAF_RENAMED_METHODS[func.attr.value]
                 if self._receiver_matches(spec, func.value, call, kinds):
                     finding = self._method_finding(spec, call, ancestors, kinds)
                     method_unit = finding.unit
@@ -702,7 +702,7 @@ class _PreGaNames(Rule):
             if kind is not None:
                 kinds.setdefault(key, kind)
         for key, cls in self._narrowed:
-            if self._resolve_class(cls) == knowledge.MAF_APPROVAL_REQUEST:
+            if self._resolve_class(cls) == maf.MAF_APPROVAL_REQUEST:
                 kinds.setdefault(key, "approval_request")
         for _ in range(3):
             before = len(kinds)
@@ -724,9 +724,9 @@ class _PreGaNames(Rule):
         if qualified is None:
             return None
         name = qualified.rpartition(".")[2]
-        if name == knowledge.MAF_APPROVAL_REQUEST:
+        if name == maf.MAF_APPROVAL_REQUEST:
             return "approval_request"
-        if name in knowledge.MAF_AGENT_TYPES:
+        if name in maf.MAF_AGENT_TYPES:
             return "agent"
         if "Client" in name or name in ("ChatClientProtocol", "SupportsChatGetResponse"):
             return "client"
@@ -735,11 +735,11 @@ class _PreGaNames(Rule):
     def _expression_kind(self, expr: cst.BaseExpression, kinds: dict[str, str]) -> str | None:
         if isinstance(expr, cst.Await):
             expr = expr.expression
-        if isinstance(expr, cst.Attribute) and expr.attr.value == knowledge.MAF_APPROVAL_COLLECTION:
+        if isinstance(expr, cst.Attribute) and expr.attr.value == maf.MAF_APPROVAL_COLLECTION:
             return "approval_requests"
         dotted = dotted_name(expr)
         if dotted is not None:
-            if dotted.rpartition(".")[2] == knowledge.MAF_APPROVAL_COLLECTION:
+            if dotted.rpartition(".")[2] == maf.MAF_APPROVAL_COLLECTION:
                 return "approval_requests"  # a list gathered from `.user_input_requests`
             return kinds.get(dotted)
         if not isinstance(expr, cst.Call):
@@ -760,9 +760,9 @@ class _PreGaNames(Rule):
         name = qualified.rpartition(".")[2]
         if not name[:1].isupper():
             return None
-        if name == knowledge.MAF_APPROVAL_REQUEST:
+        if name == maf.MAF_APPROVAL_REQUEST:
             return "approval_request"
-        if name in knowledge.MAF_AGENT_TYPES or name.endswith("Agent"):
+        if name in maf.MAF_AGENT_TYPES or name.endswith("Agent"):
             return "agent"
         if "Client" in name:
             return "client"
@@ -787,7 +787,7 @@ class _PreGaNames(Rule):
                 return False
             if receiver_name.rpartition(".")[2][:1].isupper():
                 return False
-            approval_types = {c.old for c in knowledge.MAF_CONTENT_CLASSES.values() if c.code == "AGL601"}
+            approval_types = {c.old for c in maf.MAF_CONTENT_CLASSES.values() if c.code == "AGL601"}
             imported = (
                 any(t.rpartition(".")[2] in approval_types for t in self._maf_locals.values())
                 or any(node.attr.value in approval_types and self._qualified(node) for node, _ in self._attributes)
@@ -851,12 +851,12 @@ class _PreGaNames(Rule):
 
     def _keyword_finding(self, call: cst.Call, ancestors, arg: cst.Arg, kinds, method_unit: _Unit | None) -> _Finding | None:
         keyword = arg.keyword.value  # type: ignore[union-attr]
-        new, version, change = knowledge.MAF_RENAMED_KEYWORDS[keyword]
+        new, version, change = maf.MAF_RENAMED_KEYWORDS[keyword]
         func = call.func
         arg_ancestors = ancestors + (call, arg)
         if keyword == "chat_client":
             name = self._class_name(func)
-            if name not in knowledge.MAF_AGENT_CLASSES:
+            if name not in maf.MAF_AGENT_CLASSES:
                 return None
             message = (
                 f"`chat_client=` is the pre-GA keyword of `{name}` (Microsoft Agent Framework): since "
@@ -885,7 +885,7 @@ class _PreGaNames(Rule):
             return _Finding(arg.keyword, arg_ancestors, message, unit)  # type: ignore[arg-type]
         if keyword == "text":
             name = self._class_name(func)
-            if name not in knowledge.MAF_MESSAGE_CLASSES:
+            if name not in maf.MAF_MESSAGE_CLASSES:
                 return None
             message = (
                 f"`text=` of `{name}(...)` is pre-GA Microsoft Agent Framework: it was removed in "
@@ -909,12 +909,12 @@ class _PreGaNames(Rule):
     # -- messages ---------------------------------------------------------------------
 
     def _message(self, old: str, context: str) -> str:
-        content = knowledge.MAF_CONTENT_CLASSES.get(old)
+        content = maf.MAF_CONTENT_CLASSES.get(old)
         if content is not None:
             what = "approval type" if content.code == "AGL601" else "content class"
             text = (
                 f"`{old}` is a pre-GA {what} of Microsoft Agent Framework: since "
-                f"{knowledge.MAF_CONTENT_VERSION} ({knowledge.MAF_CONTENT_CHANGE}) it is a `Content` with "
+                f"{maf.MAF_CONTENT_VERSION} ({maf.MAF_CONTENT_CHANGE}) it is a `Content` with "
                 f'`type == "{content.type}"`'
             )
             if context == "call" and content.factory:
@@ -924,7 +924,7 @@ class _PreGaNames(Rule):
             elif context == "isinstance":
                 text += f'; test `isinstance(x, Content) and x.type == "{content.type}"`'
             return text
-        row: RenamedName = knowledge.MAF_RENAMED_NAMES[old]
+        row: RenamedName = maf.MAF_RENAMED_NAMES[old]
         if row.new is None:
             return (
                 f"`{old}` is a pre-GA name of Microsoft Agent Framework, removed in {row.version} "
@@ -976,9 +976,9 @@ class PreGaApprovalName(_PreGaNames):
 
 
 _AGL602_WORDS = sorted(
-    {r.old for r in knowledge.MAF_RENAMED_NAMES.values()}
-    | {c.old for c in knowledge.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"}
-    | {m.old for m in knowledge.MAF_RENAMED_METHODS.values() if m.receiver != "approval_request"}
+    {r.old for r in maf.MAF_RENAMED_NAMES.values()}
+    | {c.old for c in maf.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"}
+    | {m.old for m in maf.MAF_RENAMED_METHODS.values() if m.receiver != "approval_request"}
 )
 
 
@@ -1002,11 +1002,11 @@ class PreGaAgentFrameworkName(_PreGaNames):
         + rb"|\b(?:Role|FinishReason)\b|\b(?:chat_client|thread|text)\s*="
     )
     _attribute_names = frozenset(
-        {r.old for r in knowledge.MAF_RENAMED_NAMES.values()}
-        | {c.old for c in knowledge.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"}
-        | {member for members, _, _ in knowledge.MAF_OLD_ENUMS.values() for member in members}
+        {r.old for r in maf.MAF_RENAMED_NAMES.values()}
+        | {c.old for c in maf.MAF_CONTENT_CLASSES.values() if c.code == "AGL602"}
+        | {member for members, _, _ in maf.MAF_OLD_ENUMS.values() for member in members}
     )
-    _methods = frozenset(m.old for m in knowledge.MAF_RENAMED_METHODS.values() if m.receiver != "approval_request")
-    _keywords = frozenset(knowledge.MAF_RENAMED_KEYWORDS)
+    _methods = frozenset(m.old for m in maf.MAF_RENAMED_METHODS.values() if m.receiver != "approval_request")
+    _keywords = frozenset(maf.MAF_RENAMED_KEYWORDS)
 
 

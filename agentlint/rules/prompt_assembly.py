@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from agentlint.rule import ProjectRule
+from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import is_test_path, make, place_label, sanctioned, span_of
-from agentlint.types import Diagnostic, PromptSiteFact, RelatedLocation, RuleMeta
+from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
+from agentlint.facts.types import PromptSiteFact
 
 _DOCS = """\
 ## What it does

@@ -15,14 +15,15 @@ import dataclasses
 import re
 from typing import Iterator
 
-from agentlint.lazy import libcst_module
+from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()
 
-from agentlint import knowledge
-from agentlint.rule import Rule, RuleContext, dotted_name
-from agentlint.traversal import nested_scopes
-from agentlint.types import RuleMeta
+from agentlint.knowledge import guards, recording
+from agentlint.knowledge.words import name_words
+from agentlint.rules.api import Rule, RuleContext, dotted_name
+from agentlint.rules.traversal import nested_scopes
+from agentlint.rules.diagnostics import RuleMeta
 
 _DOCS = """\
 ## What it does
@@ -250,15 +251,15 @@ def _target_words(target: cst.BaseExpression) -> Iterator[frozenset[str]]:
         for element in target.elements:
             yield from _target_words(element.value)
     elif isinstance(target, cst.Name):
-        yield knowledge.name_words(target.value)
+        yield name_words(target.value)
     elif isinstance(target, cst.Attribute):
-        yield knowledge.name_words(target.attr.value)
+        yield name_words(target.attr.value)
     elif isinstance(target, cst.Subscript):
         yield from _target_words(target.value)
         for element in target.slice:
             index = element.slice
             if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-                yield knowledge.name_words(index.value.raw_value)
+                yield name_words(index.value.raw_value)
 
 
 def _is_true(expr: cst.BaseExpression) -> bool:
@@ -286,7 +287,7 @@ class SilentBroadExcept(Rule):
             "pass the exception on, or catch a narrower exception type."
         ),
         settings={
-            "logger-objects": list(knowledge.DEFAULT_LOGGER_OBJECTS),
+            "logger-objects": list(recording.DEFAULT_LOGGER_OBJECTS),
             "reporter-callables": [],
         },
     )
@@ -303,7 +304,7 @@ class SilentBroadExcept(Rule):
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
-        loggers = self.settings.get("logger-objects", knowledge.DEFAULT_LOGGER_OBJECTS)
+        loggers = self.settings.get("logger-objects", recording.DEFAULT_LOGGER_OBJECTS)
         reporters = self.settings.get("reporter-callables", ())
         self._logger_objects = frozenset(loggers)
         self._reporters_dotted = frozenset(r for r in reporters if "." in r)
@@ -345,7 +346,7 @@ class SilentBroadExcept(Rule):
                     return found
             return None
         qualified = self.context.qualified_name(expr)
-        if qualified in knowledge.BROAD_EXCEPTIONS:
+        if qualified in recording.BROAD_EXCEPTIONS:
             return qualified.rpartition(".")[2]
         return None
 
@@ -383,7 +384,7 @@ class SilentBroadExcept(Rule):
                 ):
                     return node
             elif isinstance(node, cst.AugAssign):
-                counter = any(w & knowledge.COUNTER_NAME_WORDS for w in _target_words(node.target))
+                counter = any(w & recording.COUNTER_NAME_WORDS for w in _target_words(node.target))
                 if counter or _passes_on(node.value, bound):
                     return node
             stack.extend(_children(node))
@@ -395,7 +396,7 @@ class SilentBroadExcept(Rule):
         if _passes_on(value, bound):
             return True
         return any(
-            words & knowledge.FAILURE_STATE_WORDS for t in targets for words in _target_words(t)
+            words & recording.FAILURE_STATE_WORDS for t in targets for words in _target_words(t)
         )
 
     def _call_records(self, call: cst.Call, bound: str | None) -> bool:
@@ -415,11 +416,11 @@ class SilentBroadExcept(Rule):
         if rooted:
             head = self.context.imports.get(parts[0], parts[0])
             resolved = ".".join([head, *parts[1:]])
-            if resolved in knowledge.PROCESS_EXITS or knowledge.has_module_prefix(resolved):
+            if resolved in recording.PROCESS_EXITS or recording.has_module_prefix(resolved):
                 return True
             if resolved in self._reporters_dotted or ".".join(parts) in self._reporters_dotted:
                 return True
-            if not (len(parts) == 1 and resolved in knowledge.PURE_BUILTINS) and any(
+            if not (len(parts) == 1 and resolved in recording.PURE_BUILTINS) and any(
                 _passes_on(arg.value, bound) for arg in call.args
             ):
                 return True
@@ -435,18 +436,18 @@ class SilentBroadExcept(Rule):
                     rooted and ".".join(receiver) in self._logger_objects
                 ):
                     return True
-                if final in knowledge.LOGGER_METHODS and any(
-                    knowledge.is_logger_name(segment) for segment in receiver
+                if final in recording.LOGGER_METHODS and any(
+                    recording.is_logger_name(segment) for segment in receiver
                 ):
                     return True
-                counter_like = knowledge.name_words(receiver[-1]) & knowledge.COUNTER_NAME_WORDS
+                counter_like = name_words(receiver[-1]) & recording.COUNTER_NAME_WORDS
                 if final == "add" and counter_like:  # error_counter.add(1)
                     return True
-            if final in knowledge.ERROR_LEVEL_METHODS and call.args:
+            if final in recording.ERROR_LEVEL_METHODS and call.args:
                 return True
-            if final in knowledge.RECORDING_METHODS:
+            if final in recording.RECORDING_METHODS:
                 return True
-        return bool(knowledge.name_words(final) & knowledge.REPORTING_CALL_WORDS)
+        return bool(name_words(final) & recording.REPORTING_CALL_WORDS)
 
     # -- where is it? ---------------------------------------------------------------------
 
@@ -472,8 +473,8 @@ class SilentBroadExcept(Rule):
                 dotted = self.context.qualified_name(expr)
                 if dotted is None:
                     continue
-                if knowledge.is_guard_decorator(dotted):
+                if guards.is_guard_decorator(dotted):
                     return f" (inside guard `{name}`)"
-            if knowledge.is_guard_name(name):
+            if guards.is_guard_name(name):
                 return f" (inside guard `{name}`)"
         return ""

@@ -12,9 +12,9 @@ import ast
 import re
 from typing import Iterator, Sequence
 
-from agentlint.agents import walk_statements
-from agentlint.rule import ModelRule
-from agentlint.types import Diagnostic, RuleMeta
+from agentlint.facts.agents.model import walk_statements
+from agentlint.rules.api import ModelRule
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 SCOPE_WORDS = [
     "tenant", "account", "user", "customer", "contact", "organisation", "organization", "org",

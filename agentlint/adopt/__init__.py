@@ -1,0 +1,2 @@
+"""Adopting agentlint on code that already has findings: baselines, `--add-noqa` and
+`agentlint init`."""

@@ -1,0 +1,432 @@
+"""Baselines: record today's findings, then report only the new ones.
+
+A finding is identified by a :class:`FindingKey`: its path relative to the project
+root, its code, the normalised source text of the reported span and an occurrence
+index (the n-th finding with the same path, code and text, in file order). Line
+numbers are never part of it, so code added above a finding does not bring it back,
+while a new finding that looks like an old one in another file (or one more copy in
+the same file) is still new. :func:`finding_keys` computes the keys of a run's findings;
+:meth:`FindingKey.fingerprint` is a short hash of one (SARIF ``partialFingerprints``).
+
+The baseline file is JSON with one entry per line, sorted, so diffs review well::
+
+    {
+      "agentlint-baseline": 1,
+      "findings": [
+        {"path": "app/tools.py", "code": "AGL302", "source": "except Exception:", "occurrence": 0}
+      ]
+    }
+
+Entries are matched after ``# noqa`` and ``per-file-ignores``. An entry is *stale* when
+its file and its code were checked in this run and no finding matches it any more
+(fixed, or the code changed); entries of files or codes that were not checked (a
+pre-commit run on the changed files, ``--select``) are neither stale nor pruned.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from agentlint.rules.builtin import INTERNAL_ERROR
+from agentlint.rules.diagnostics import Diagnostic
+
+FORMAT_KEY = "agentlint-baseline"
+FORMAT_VERSION = 1
+MAX_SOURCE_CHARS = 200
+"""Longer span texts are kept as a prefix plus a hash of the whole text."""
+NOT_RECORDED = frozenset({INTERNAL_ERROR.code})
+"""A crashed rule is never baselined: it fails every run until it is fixed."""
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_CODE = re.compile(r"^[A-Z]+[0-9]+$")
+_ENTRY_FIELDS = ("path", "code", "source", "occurrence")
+
+
+# -- keys ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class FindingKey:
+    """What identifies a finding across edits (no line numbers)."""
+
+    path: str
+    """Relative to the project root, with forward slashes."""
+    code: str
+    source: str
+    """The reported span's source text, whitespace runs collapsed to one space."""
+    occurrence: int = 0
+    """0 for the first finding with this path, code and text in the file, 1 for the next."""
+
+    def fingerprint(self) -> str:
+        """A stable 32-hex-digit hash of the key (for SARIF ``partialFingerprints``)."""
+        payload = "\0".join((self.path, self.code, self.source, str(self.occurrence)))
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "code": self.code, "source": self.source, "occurrence": self.occurrence}
+
+
+def key_path(path: str, root: str) -> str:
+    """``path`` relative to ``root`` with forward slashes (``..`` when outside it);
+    symlinked folders are resolved on both sides."""
+    absolute = os.path.abspath(path)
+    absolute = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
+    try:
+        rel = os.path.relpath(absolute, os.path.realpath(root))
+    except ValueError:  # another drive on Windows
+        rel = absolute
+    return rel.replace(os.sep, "/")
+
+
+def normalise(text: str) -> str:
+    """Whitespace runs collapsed to one space; a long text becomes a prefix + hash."""
+    text = " ".join(text.split())
+    if len(text) > MAX_SOURCE_CHARS:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        text = f"{text[:160]}... [sha256:{digest}]"
+    return text
+
+
+def span_text(diagnostic: Diagnostic, lines: Sequence[str] | None) -> str:
+    """The normalised source text of the reported span; for an empty span (a syntax
+    error, an unused `noqa`), the text of its line; "" when the source is unknown."""
+    if not lines:
+        return ""
+    start, end = diagnostic.span.start, diagnostic.span.end
+    if not 1 <= start.line <= len(lines):
+        return ""
+    if (end.line, end.column) <= (start.line, start.column) or end.line > len(lines):
+        return normalise(lines[start.line - 1])
+    if start.line == end.line:
+        text = lines[start.line - 1][start.column - 1 : end.column - 1]
+    else:
+        parts = [lines[start.line - 1][start.column - 1 :]]
+        parts += lines[start.line : end.line - 1]
+        parts.append(lines[end.line - 1][: end.column - 1])
+        text = "\n".join(parts)
+    return normalise(text) or normalise(lines[start.line - 1])
+
+
+def finding_keys(
+    diagnostics: Sequence[Diagnostic], *, root: str, read_source: Callable[[str], "str | None"]
+) -> list[FindingKey]:
+    """The key of each diagnostic, in the order given. Occurrence indexes count the
+    findings with the same path, code and text in file order (by position, then
+    message), whatever order they are given in."""
+    texts: dict[str, list[str] | None] = {}
+
+    def lines_of(path: str) -> list[str] | None:
+        if path not in texts:
+            try:
+                text = read_source(path)
+            except (OSError, UnicodeError, ValueError):
+                text = None
+            texts[path] = _NEWLINE.split(text) if text is not None else None
+        return texts[path]
+
+    sources = None
+
+    def lines_for(d: Diagnostic) -> list[str] | None:
+        nonlocal sources
+        if d.cell is None:
+            return lines_of(d.path)
+        if sources is None:  # a notebook: the finding's lines are its cell's
+            from agentlint.report._common import SourceLines
+
+            sources = SourceLines(read_source)
+        return sources.cell_lines(d.path, d.cell)
+
+    base = [(key_path(d.path, root), d.code, span_text(d, lines_for(d))) for d in diagnostics]
+    order = sorted(range(len(diagnostics)), key=lambda i: (base[i], diagnostics[i].span.start, diagnostics[i].message))
+    seen: Counter = Counter()
+    keys: list[FindingKey | None] = [None] * len(diagnostics)
+    for i in order:
+        keys[i] = FindingKey(*base[i], seen[base[i]])
+        seen[base[i]] += 1
+    return keys  # type: ignore[return-value]
+
+
+def file_reader(stdin: "tuple[str, bytes] | None" = None) -> Callable[[str], "str | None"]:
+    """Path -> text; the source read from stdin stands for its `--stdin-filename`."""
+
+    def read(path: str) -> str | None:
+        if stdin is not None and path == stdin[0]:
+            return stdin[1].decode("utf-8", errors="replace")
+        try:
+            with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+                return fh.read()
+        except OSError:
+            return None
+
+    return read
+
+
+# -- the file ------------------------------------------------------------------------
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be used, located: ``FILE:LINE: what is wrong``."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+@dataclass
+class Baseline:
+    path: str
+    entries: dict[FindingKey, int] = field(default_factory=dict)
+    """Key -> the line of the file it is on."""
+
+    @staticmethod
+    def load(path: str) -> "Baseline":
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            raise BaselineError(path, "baseline file not found (write one with `agentlint check --write-baseline FILE`)") from None
+        except OSError as exc:
+            raise BaselineError(path, f"cannot read the baseline file: {exc.strerror or exc}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise BaselineError(path, "not UTF-8 text", line) from None
+        return parse(text, path)
+
+
+def parse(text: str, path: str = "<baseline>") -> Baseline:
+    """Read a baseline file's text; every problem is a :class:`BaselineError` with the
+    line it is on."""
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise BaselineError(path, f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+    except _DuplicateKey as exc:
+        raise BaselineError(path, f"`{exc.args[0]}` appears twice in one object") from None
+    if not isinstance(data, dict):
+        raise BaselineError(path, f"expected a JSON object with `{FORMAT_KEY}` and `findings`, got {_kind(data)}", 1)
+    key_lines, entry_lines = _locate(text)
+    for key in data:
+        if key not in (FORMAT_KEY, "findings"):
+            raise BaselineError(path, f"unknown key `{key}`{_suggest(key, (FORMAT_KEY, 'findings'))}", key_lines.get(key))
+    version = data.get(FORMAT_KEY)
+    if version is None:
+        raise BaselineError(path, f"not an agentlint baseline: no `{FORMAT_KEY}` key", 1)
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise BaselineError(
+            path, f"unsupported baseline version {version!r} (this agentlint reads version {FORMAT_VERSION})", key_lines.get(FORMAT_KEY)
+        )
+    findings = data.get("findings")
+    if not isinstance(findings, list):
+        raise BaselineError(path, f"`findings` must be a list, got {_kind(findings)}", key_lines.get("findings", 1))
+    baseline = Baseline(path)
+    for index, entry in enumerate(findings):
+        line = entry_lines[index] if index < len(entry_lines) else None
+        key = _entry(entry, path, line)
+        if key in baseline.entries:
+            raise BaselineError(
+                path, f"duplicate entry (the same as line {baseline.entries[key]}); remove one of them", line
+            )
+        baseline.entries[key] = line or 0
+    return baseline
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs):
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number"
+    )
+
+
+def _suggest(word: str, options: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.5)
+    return f"; did you mean `{match[0]}`?" if match else ""
+
+
+def _entry(entry, path: str, line: int | None) -> FindingKey:
+    if not isinstance(entry, dict):
+        raise BaselineError(path, f"each finding must be an object with {', '.join(_ENTRY_FIELDS)}; got {_kind(entry)}", line)
+    for name in entry:
+        if name not in _ENTRY_FIELDS:
+            raise BaselineError(path, f"unknown field `{name}`{_suggest(name, _ENTRY_FIELDS)}", line)
+    for name in _ENTRY_FIELDS:
+        if name not in entry:
+            raise BaselineError(path, f"the finding has no `{name}`", line)
+    p, code, source, occurrence = (entry[n] for n in _ENTRY_FIELDS)
+    if not isinstance(p, str) or not p:
+        raise BaselineError(path, f"`path` must be a non-empty string, got {p!r}", line)
+    if not isinstance(code, str) or not _CODE.match(code):
+        raise BaselineError(path, f"`code` must be a rule code such as AGL302, got {code!r}", line)
+    if not isinstance(source, str):
+        raise BaselineError(path, f"`source` must be a string, got {source!r}", line)
+    if type(occurrence) is not int or occurrence < 0:
+        raise BaselineError(path, f"`occurrence` must be a whole number >= 0, got {occurrence!r}", line)
+    return FindingKey(p, code, source, occurrence)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _locate(text: str) -> tuple[dict[str, int], list[int]]:
+    """For a text that is valid JSON with an object at the top: the line of each
+    top-level key, and the line each element of the `findings` list starts on."""
+    newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line_at(offset: int) -> int:
+        return bisect.bisect_left(newlines, offset) + 1
+
+    decoder = json.JSONDecoder()
+    key_lines: dict[str, int] = {}
+    entries: list[int] = []
+
+    def skip(pos: int) -> int:
+        return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+    pos = skip(0) + 1  # past "{"
+    while True:
+        pos = skip(pos)
+        if pos >= len(text) or text[pos] == "}":
+            break
+        key_start = pos
+        key, pos = decoder.raw_decode(text, pos)
+        key_lines[key] = line_at(key_start)
+        pos = skip(pos) + 1  # past ":"
+        pos = skip(pos)
+        if key == "findings" and text[pos] == "[":
+            entries = []
+            pos += 1
+            while True:
+                pos = skip(pos)
+                if text[pos] == "]":
+                    pos += 1
+                    break
+                entries.append(line_at(pos))
+                _, pos = decoder.raw_decode(text, pos)
+                pos = skip(pos)
+                if text[pos] == ",":
+                    pos += 1
+        else:
+            _, pos = decoder.raw_decode(text, pos)
+        pos = skip(pos)
+        if pos < len(text) and text[pos] == ",":
+            pos += 1
+    return key_lines, entries
+
+
+def render(keys: Iterable[FindingKey]) -> str:
+    """The file's text: sorted, one entry per line, a trailing newline."""
+    ordered = sorted(set(keys))
+    lines = ["{", f'  "{FORMAT_KEY}": {FORMAT_VERSION},']
+    if not ordered:
+        lines.append('  "findings": []')
+    else:
+        lines.append('  "findings": [')
+        body = [json.dumps(k.to_json(), ensure_ascii=False) for k in ordered]
+        lines += [f"    {entry}," for entry in body[:-1]] + [f"    {body[-1]}"]
+        lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# -- using it ------------------------------------------------------------------------
+
+
+@dataclass
+class Scope:
+    """What a run checked: entries outside it are left alone."""
+
+    root: str
+    paths: frozenset[str]
+    """Key paths of the files checked."""
+    codes: frozenset[str]
+    """Codes enabled in the run."""
+
+    @staticmethod
+    def of(checked_paths: Iterable[str], enabled: Iterable[str], root: str) -> "Scope":
+        return Scope(root, frozenset(key_path(p, root) for p in checked_paths), frozenset(enabled))
+
+    def covers(self, key: FindingKey) -> bool:
+        return key.path in self.paths and key.code in self.codes
+
+
+@dataclass
+class Outcome:
+    new: list[Diagnostic]
+    """Findings not in the baseline, in the order given."""
+    matched: int
+    stale: list[tuple[FindingKey, int]]
+    """Entries in scope that matched nothing, with their line in the file."""
+
+
+def apply(
+    diagnostics: Sequence[Diagnostic],
+    baseline: Baseline,
+    scope: Scope,
+    read_source: Callable[[str], "str | None"],
+) -> Outcome:
+    """Split the run's (final) findings into new ones and baselined ones."""
+    keys = finding_keys(diagnostics, root=scope.root, read_source=read_source)
+    new = [d for d, k in zip(diagnostics, keys) if k not in baseline.entries]
+    found = set(keys)
+    stale = sorted(
+        ((k, line) for k, line in baseline.entries.items() if scope.covers(k) and k not in found),
+        key=lambda item: item[0],
+    )
+    return Outcome(new, len(diagnostics) - len(new), stale)
+
+
+@dataclass
+class Written:
+    total: int
+    added: int
+    removed: int
+    kept_outside: int
+    """Entries of files or codes this run did not check, kept as they were."""
+
+
+def write(
+    path: str,
+    diagnostics: Sequence[Diagnostic],
+    scope: Scope,
+    read_source: Callable[[str], "str | None"],
+    previous: Baseline | None,
+) -> Written:
+    """Record the run's findings in ``path`` (atomically); entries of the previous
+    baseline that the run did not cover are kept, the rest are replaced."""
+    from agentlint.engine.files import atomic_write
+
+    recorded = [d for d in diagnostics if d.code not in NOT_RECORDED]
+    keys = set(finding_keys(recorded, root=scope.root, read_source=read_source))
+    old = set(previous.entries) if previous else set()
+    outside = {k for k in old if not scope.covers(k)}
+    total = keys | outside
+    atomic_write(path, render(total).encode("utf-8"))
+    return Written(len(total), len(total - old), len(old - total), len(outside))
+
+
+def describe(key: FindingKey) -> str:
+    source = key.source if len(key.source) <= 80 else key.source[:77] + "..."
+    nth = f" (occurrence {key.occurrence})" if key.occurrence else ""
+    return f"{key.path}: {key.code} `{source}`{nth}"

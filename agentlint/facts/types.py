@@ -1,0 +1,331 @@
+"""Facts: what a file contributes to the project phase and to `explain`. Plain data only.
+
+Frozen dataclasses that round-trip through JSON (the cache and the process pool carry
+them), read from one file's ``ast`` by the modules of this package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+
+@dataclass(frozen=True)
+class ImportFact:
+    """`import a.b as c` -> local `c` bound to `a.b`; `from a import b as c` -> `c` -> `a.b`."""
+
+    local: str
+    qualified: str
+    line: int
+
+
+@dataclass(frozen=True)
+class DefinitionFact:
+    """A function, method, class or module-level assignment."""
+
+    name: str
+    """Dotted path inside the module: `f`, `Cls`, `Cls.method`, `CONSTANT`."""
+    kind: str
+    """`function`, `method`, `class`, `variable` (module level) or `attribute` (an
+    assignment or annotated field in a class body, named `Cls.NAME`; or an instance
+    attribute: the first `self.NAME = ...` in the class's methods, when the class body
+    does not define NAME, its lines those of that assignment statement)."""
+    line: int
+    end_line: int
+    decorators: tuple[str, ...] = ()
+    """Decorators as resolved dotted names (through this module's imports)."""
+    bases: tuple[str, ...] = ()
+    returns: tuple[str, ...] = ()
+    """Functions and methods: the types they return, as resolved dotted names (at most
+    8): the classes of the return annotation (every member of a union), else those of
+    the function's own `return Foo(...)` / `return x` (x of a known type) statements; the
+    enclosing class for `return cls(...)`, `return self` and `-> Self`. A name may be a
+    function or method (`return make()`), whose own returns tell the type."""
+
+
+@dataclass(frozen=True)
+class CallFact:
+    """A call made inside `scope` (a definition name, or `<module>`)."""
+
+    scope: str
+    callee: str
+    """The callee as a dotted name with the first segment resolved through imports."""
+    line: int
+
+
+@dataclass(frozen=True)
+class ReferenceFact:
+    """A read of a name that is module-level here or imported, from inside `scope`."""
+
+    scope: str
+    name: str
+    """Resolved dotted name (imported names carry their module)."""
+    line: int
+
+
+@dataclass(frozen=True)
+class BindingFact:
+    """What a receiver is, where that is simple to know: `x = Foo()`, `x: Foo`,
+    `self.x = Foo()`. `x.m()` in `scope` can then be read as `Foo.m`."""
+
+    scope: str
+    """The definition the binding holds in: a function, `<module>`, or a class for
+    `self.NAME` bindings (which hold in every method of that class)."""
+    name: str
+    """`x`, or `self.x` for an instance attribute."""
+    type: str
+    """The resolved dotted name of the constructor or annotation (`pkg.mod.Foo`)."""
+    line: int
+
+
+@dataclass(frozen=True)
+class ParamFact:
+    """A parameter of a tool, as the framework sees it."""
+
+    name: str
+    line: int
+    column: int
+    """1-based, in characters."""
+    injected: str = ""
+    """Why the framework fills it (`annotation RunContext`, `default TokenClaim(...)`,
+    `reserved name`), or "" when the model fills it."""
+    annotation: str = ""
+
+
+@dataclass(frozen=True)
+class ToolFact:
+    """A tool: a def (or a JSON schema) whose parameters a model fills."""
+
+    name: str
+    """`fn`, `Cls.method`, or the schema's `name` for a JSON tool schema."""
+    framework: str
+    how: str
+    """`decorator @x`, `BaseTool subclass`, `FunctionTool(...)`, `tools=[...] of Agent`,
+    `JSON schema`, ..."""
+    line: int
+    end_line: int
+    column: int = 1
+    params: tuple[ParamFact, ...] = ()
+    schema: str = ""
+    """Set when an explicit schema (not the signature) says what the model fills; the
+    params are then the schema's fields, or empty when the schema is not in this file."""
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "ToolFact":
+        return ToolFact(**{**d, "params": tuple(ParamFact(**p) for p in d["params"])})
+
+
+@dataclass(frozen=True)
+class ToolRefFact:
+    """A function of another module passed as a tool here (`tools=[lookup_order]` with
+    `from .tools import lookup_order`): the project phase makes it a tool in its module."""
+
+    qualified: str
+    framework: str
+    how: str
+    injected: tuple[tuple[str, str], ...] = ()
+    first_injected: str = ""
+    line: int = 0
+    column: int = 1
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "ToolRefFact":
+        return ToolRefFact(**{**d, "injected": tuple((k, v) for k, v in d.get("injected", ()))})
+
+
+@dataclass(frozen=True)
+class AgentEdgeFact:
+    """An agent nested under another as a tool (`sub.as_tool()`, `AgentTool(agent=sub)`,
+    a tool whose body runs `sub`, `managed_agents=[sub]`)."""
+
+    target: str
+    """The nested agent's id (see ``AgentFact.id``)."""
+    how: str
+    line: int
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class AgentFact:
+    """An agent built in this file, with the agents nested under it."""
+
+    id: str
+    """`pkg.mod.name` for a module-level agent, `pkg.mod.factory()` for one returned by a
+    function, `pkg.mod.func:name` for one local to a function."""
+    framework: str
+    line: int
+    children: tuple[AgentEdgeFact, ...] = ()
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "AgentFact":
+        return AgentFact(**{**d, "children": tuple(AgentEdgeFact(**c) for c in d["children"])})
+
+
+@dataclass(frozen=True)
+class CostTermFact:
+    """One priced term of a cost formula: a token count times a price (see cost_facts.py).
+
+    A formula such as `(prompt - cached) * p_in + cached * p_cached + completion * p_out`
+    contributes one term per token operand after the products are distributed."""
+
+    scope: str
+    """The place: a function or method name (nested functions count as their outer
+    function), or `<module>`."""
+    role: str
+    """`input`, `output`, `cached`, `cache-write`, `reasoning`, `total` or `tokens`."""
+    field: str
+    """The usage field as written (`prompt_tokens`, `input_tokens_details.cached_tokens`,
+    `len(...)`), after following local assignments."""
+    sign: int
+    """+1 or -1 (a subtracted term: `(prompt - cached) * rate`)."""
+    price: str
+    """What the token count is multiplied by: `name` (a price-like name, subscript or
+    key) or `literal`."""
+    unit: str
+    """The unit the formula assumes for its price, normalised: `token` (per token: no
+    divisor, or a divisor matching the price's declared unit as in `/ 1000 * per_1k`),
+    `1k` / `1M` (divided by 1000 / 1,000,000 with a price of undeclared unit), or
+    `mismatch` (a divisor that contradicts the price's declared unit)."""
+    literal: float | None
+    """The per-token value of a literal price (`0.03` after `/ 1000` is 3e-05)."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class SiteFact:
+    """A located site with a kind and a name (cost set to None, a hard-coded price)."""
+
+    scope: str
+    kind: str
+    name: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class PromptSiteFact:
+    """A place that assembles a prompt (see prompt_facts.py)."""
+
+    scope: str
+    kind: str
+    """Where the assembled prompt goes: `instructions=`, `system message`, `SYSTEM_PROMPT = ...`."""
+    blocks: tuple[str, ...]
+    """What it is composed of: resolved dotted names of module-level names, `file:NAME`
+    for prompt files it opens, `template:NAME` for named templates it renders."""
+    shape: str
+    """A digest of the template's literal text (placeholders blanked), when that text is
+    long enough to identify a prompt; else empty."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+def _plain(value: Any) -> Any:
+    """``dataclasses.asdict`` without its deep copies (facts are plain frozen data):
+    the facts of every file are encoded for the cache, so this is on the hot path."""
+    if type(value) is tuple or type(value) is list:
+        return [_plain(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(v) for k, v in value.__dict__.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """Everything the project phase and `explain` know about one file."""
+
+    module: str
+    """The dotted module name guessed from the path (`pkg/sub/mod.py` -> `pkg.sub.mod`)."""
+    imports: tuple[ImportFact, ...] = ()
+    definitions: tuple[DefinitionFact, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    references: tuple[ReferenceFact, ...] = ()
+    annotation_references: tuple[ReferenceFact, ...] = ()
+    """The references (also in ``references``) that sit in a type annotation of an
+    assignment (`x: Foo = ...`): a use by name that runs nothing."""
+    bindings: tuple[BindingFact, ...] = ()
+    main_blocks: tuple[tuple[int, int], ...] = ()
+    """Line ranges of `if __name__ == "__main__":` blocks at module level."""
+    tools: tuple[ToolFact, ...] = ()
+    agents: tuple[AgentFact, ...] = ()
+    tool_refs: tuple[ToolRefFact, ...] = ()
+    frameworks: tuple[str, ...] = ()
+    """The agent frameworks this file imports (`openai-agents`, `langchain`, ...)."""
+    complete: bool = True
+    """False when the file could not be parsed and the facts are empty for that reason."""
+    cost_terms: tuple[CostTermFact, ...] = ()
+    cost_nones: tuple[SiteFact, ...] = ()
+    """Cost values set to None (AGL104)."""
+    price_literals: tuple[SiteFact, ...] = ()
+    """Hard-coded prices: model-to-price tables and price constants (AGL105)."""
+    prompt_sites: tuple[PromptSiteFact, ...] = ()
+    prompt_blocks: tuple[str, ...] = ()
+    """Module-level names defined here that hold prompt text or templates (dotted)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return _plain(self)
+
+    @staticmethod
+    def project_from_json(data: dict[str, Any]) -> "FileFacts":
+        """Only what the project rules read (module, framework imports, tools, agents,
+        cost and prompt facts): decoding the definitions, calls and references of every
+        file is most of a warm run's time and no project rule needs them."""
+        return FileFacts._decode(data, full=False)
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "FileFacts":
+        return FileFacts._decode(data, full=True)
+
+    @staticmethod
+    def _decode(data: dict[str, Any], *, full: bool) -> "FileFacts":
+        imports = (ImportFact(**d) for d in data["imports"])
+        if not full:
+            from agentlint.knowledge.frameworks import framework_of
+
+            # only the framework imports (AGL901 names the first one): every file's
+            # imports would be most of the project facts' memory
+            imports = (i for i in imports if framework_of(i.qualified))
+        common: dict[str, Any] = dict(
+            module=data["module"],
+            imports=tuple(imports),
+            tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
+            agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
+            tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
+            frameworks=tuple(data.get("frameworks", ())),
+            complete=data["complete"],
+            cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
+            cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
+            price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
+            prompt_sites=tuple(
+                PromptSiteFact(**{**d, "blocks": tuple(d["blocks"])}) for d in data.get("prompt_sites", ())
+            ),
+            prompt_blocks=tuple(data.get("prompt_blocks", ())),
+        )
+        if not full:
+            return FileFacts(**common)
+        return FileFacts(
+            **common,
+            definitions=tuple(
+                DefinitionFact(
+                    **{
+                        **d,
+                        "decorators": tuple(d["decorators"]),
+                        "bases": tuple(d["bases"]),
+                        "returns": tuple(d.get("returns", ())),
+                    }
+                )
+                for d in data["definitions"]
+            ),
+            calls=tuple(CallFact(**d) for d in data["calls"]),
+            references=tuple(ReferenceFact(**d) for d in data["references"]),
+            annotation_references=tuple(ReferenceFact(**d) for d in data.get("annotation_references", ())),
+            bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
+            main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
+        )

@@ -1,0 +1,17 @@
+"""Identifiers as words: the name helpers the knowledge tables are matched with."""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_parts(name: str) -> list[str]:
+    """The lower-case words of an identifier, in order: `_reportFailure_v2` -> [report, failure, v2]."""
+    return [w for w in _CAMEL_BOUNDARY.sub("_", name).lower().split("_") if w]
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The lower-case words of an identifier: `_reportFailure_v2` -> {report, failure, v2}."""
+    return frozenset(name_parts(name))

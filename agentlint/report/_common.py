@@ -1,0 +1,86 @@
+"""Helpers shared by several formats (kept free of heavy imports)."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from agentlint.rules.diagnostics import Diagnostic
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines the way the parser numbers them: split on ``\\r\\n``, ``\\r`` and ``\\n``
+    only (``str.splitlines`` also splits on form feeds and other characters that do not
+    end a line in Python source, which would shift line numbers)."""
+    return _NEWLINE.split(text)
+
+
+class SourceLines:
+    """Reads each file at most once and hands out its lines (1-based)."""
+
+    def __init__(self, read_source: Callable[[str], "str | None"]):
+        self._read = read_source
+        self._cache: dict[str, list[str] | None] = {}
+
+    def lines(self, path: str) -> list[str] | None:
+        if path not in self._cache:
+            try:
+                text = self._read(path)
+            except (OSError, UnicodeError, ValueError):
+                text = None
+            self._cache[path] = split_lines(text) if text is not None else None
+        return self._cache[path]
+
+    def line(self, path: str, number: int, cell: int | None = None) -> str | None:
+        lines = self.lines(path) if cell is None else self.cell_lines(path, cell)
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+    def cell_lines(self, path: str, cell: int) -> list[str] | None:
+        """The lines of one cell of a notebook (as written, IPython syntax and all)."""
+        key = f"{path}\0cell {cell}"
+        if key not in self._cache:
+            from agentlint.facts import notebooks
+
+            lines = None
+            try:
+                text = self._read(path)
+                if text is not None:
+                    cells = notebooks.load(text.encode("utf-8"))["cells"]
+                    if 1 <= cell <= len(cells):
+                        lines = notebooks.split_cell(notebooks.cell_source(cells[cell - 1]))
+            except (OSError, UnicodeError, ValueError):
+                lines = None
+            self._cache[key] = lines
+        return self._cache[key]
+
+
+def is_safe_fix(diagnostic: Diagnostic) -> bool:
+    """Whether ``--fix`` applies the diagnostic's fix (ruff's "fixable")."""
+    return diagnostic.fix is not None and diagnostic.fix.safe
+
+
+def is_fixable(diagnostic: Diagnostic, unsafe_fixes: bool = False) -> bool:
+    """Whether ``--fix`` applies the diagnostic's fix; with ``--unsafe-fixes`` unsafe
+    fixes count too."""
+    return diagnostic.fix is not None and (diagnostic.fix.safe or unsafe_fixes)
+
+
+def posix(path: str) -> str:
+    return path.replace(os.sep, "/") if os.sep != "/" else path
+
+
+def relative_to_root(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` with forward slashes, or None when it is outside."""
+    absolute = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(absolute, os.path.abspath(root))
+    except ValueError:  # another drive on Windows
+        return None
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return posix(rel)

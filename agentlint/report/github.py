@@ -1,0 +1,44 @@
+"""``github``: GitHub Actions workflow commands, one ``::error`` line per finding.
+
+GitHub shows each one as an annotation on the file and line. Values are escaped as the
+Actions toolkit does: ``%``, CR and LF everywhere, and ``:`` and ``,`` in properties.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TextIO
+
+from agentlint.report._common import posix
+
+if TYPE_CHECKING:
+    from agentlint.report import Report
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def write_github(report: "Report", out: TextIO) -> None:
+    for d in report.diagnostics:
+        start, end = d.span.start, d.span.end
+        properties = (
+            ("title", f"agentlint ({d.code})"),
+            ("file", posix(d.path)),
+            ("line", str(start.line)),
+            ("col", str(start.column)),
+            ("endLine", str(end.line)),
+            ("endColumn", str(end.column)),
+        )
+        joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+        message = f"{d.code} {d.message}"
+        # Annotations have no related locations: the other places go into the message,
+        # one per line (GitHub shows the message's line breaks).
+        for r in d.related:
+            where = f"{posix(r.path)}:{r.span.start.line}:{r.span.start.column}"
+            message += f"\nother place: {where} {r.message}".rstrip()
+        command = "notice" if d.severity == "note" else "error"
+        out.write(f"::{command} {joined}::{escape_data(message)}\n")

@@ -1,0 +1,93 @@
+"""``json`` and ``json-lines``: ruff's JSON objects, plus ``name`` and ``related``.
+
+Each object has ruff's keys: ``cell`` (the notebook cell, 1-based among all cells, with
+``location`` in that cell; null outside notebooks), ``code``, ``end_location``,
+``filename`` (absolute), ``fix``, ``location``, ``message``, ``noqa_row``, ``url``.
+Locations are ``{"column", "row"}``, 1-based; end columns are exclusive, as in ruff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, TextIO
+
+from agentlint.knowledge.test_code import is_test_path
+from agentlint.report import rule_url
+
+if TYPE_CHECKING:
+    from agentlint.report import Report
+    from agentlint.rules.diagnostics import Diagnostic, Position, Span
+
+RUFF_KEYS = frozenset(
+    {
+        "cell",
+        "code",
+        "end_location",
+        "filename",
+        "fix",
+        "location",
+        "message",
+        "noqa_row",
+        "url",
+    }
+)
+EXTRA_KEYS = frozenset({"name", "related", "severity", "test"})
+
+
+def _location(position: "Position") -> dict[str, int]:
+    return {"column": position.column, "row": position.line}
+
+
+def _span(span: "Span") -> dict[str, Any]:
+    return {"location": _location(span.start), "end_location": _location(span.end)}
+
+
+def diagnostic_object(d: "Diagnostic") -> dict[str, Any]:
+    """The JSON object for one diagnostic (keys in ruff's alphabetical order)."""
+    fix = None
+    if d.fix is not None:
+        fix = {
+            "applicability": "safe" if d.fix.safe else "unsafe",
+            "edits": [{"content": e.content, **_span(e.span)} for e in d.fix.edits],
+            "message": d.fix.message,
+        }
+    related = [
+        {
+            "filename": os.path.abspath(r.path),
+            **_span(r.span),
+            "message": r.message,
+            **({"cell": r.cell} if r.cell is not None else {}),
+        }
+        for r in d.related
+    ]
+    data: dict[str, Any] = {
+        "cell": d.cell,
+        "code": d.code,
+        "end_location": _location(d.span.end),
+        "filename": os.path.abspath(d.path),
+        "fix": fix,
+        "location": _location(d.span.start),
+        "message": d.message,
+        "name": d.name,
+        "noqa_row": d.span.start.line,
+        "related": related,
+        "severity": d.severity,
+        "test": is_test_path(d.path),
+        "url": rule_url(d.code),
+    }
+    return data
+
+
+def write_json(report: "Report", out: TextIO) -> None:
+    objects = [diagnostic_object(d) for d in report.diagnostics]
+    out.write(json.dumps(objects, indent=2, sort_keys=True, ensure_ascii=False))
+    out.write("\n")
+
+
+def write_json_lines(report: "Report", out: TextIO) -> None:
+    for d in report.diagnostics:
+        line = json.dumps(
+            diagnostic_object(d), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
+        out.write(line + "\n")

@@ -1,0 +1,37 @@
+"""Rule documentation, rendered from the one source: each rule's RuleMeta.
+
+`python -m agentlint.report.rule_docs [DIR]` writes docs/rules/<CODE>.md for every rule.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from agentlint.rules.diagnostics import RuleMeta
+
+
+def render_rule(meta: RuleMeta) -> str:
+    flags = []
+    flags.append("on by default" if meta.default_selected else "opt-in (select it by code)")
+    flags.append("fix available" if meta.fixable else "no fix")
+    head = f"# {meta.code} {meta.name}\n\n{meta.summary}\n\n*{'; '.join(flags)}.*\n\n"
+    return head + meta.docs.strip() + "\n"
+
+
+def write_pages(folder: Path) -> list[Path]:
+    from agentlint.rules.registry import all_rules
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code, meta in all_rules().items():
+        page = folder / f"{code}.md"
+        page.write_text(render_rule(meta), encoding="utf-8")
+        written.append(page)
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/rules")
+    for page in write_pages(target):
+        print(page)
