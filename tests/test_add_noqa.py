@@ -125,7 +125,7 @@ def test_stdin_is_refused(run_cli, tmp_path):
 
 def test_a_file_changed_since_the_check_is_not_touched(tmp_path):
     from agentlint.engine.config import Settings
-    from agentlint.engine.analyze import file_diagnostics
+    from agentlint.engine.finalize import file_diagnostics
 
     path = write(tmp_path / "m.py", "\n\n" + SILENT)  # the finding is now on line 5
     stale = Diagnostic("AGL302", "n", "m", str(path), Span(Position(3, 1), Position(3, 18)))

@@ -104,9 +104,9 @@ def test_unreadable_file(run_cli, with_good_file, monkeypatch):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, mode, *args, **kwargs)
 
-    import agentlint.engine.analyze
+    import agentlint.engine.run
 
-    monkeypatch.setattr(agentlint.engine.analyze, "open", guarded_open, raising=False)
+    monkeypatch.setattr(agentlint.engine.run, "open", guarded_open, raising=False)
     result, findings = check_json(run_cli)
     assert "Permission denied" in by_file(findings)[("secret.py", "AGL002")]
     assert_good_file_still_checked(findings)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agentlint.api import settings_for
 from agentlint.engine.cache import Cache
-from agentlint.engine.analyze import run
+from agentlint.engine.run import run
 
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
 
@@ -54,12 +54,12 @@ def test_warm_run_does_not_parse(tmp_path, monkeypatch):
     settings = settings_for(root=str(tmp_path))
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
     run(files, settings, jobs=1)
-    import agentlint.engine.analyze
+    import agentlint.engine.run
 
     def no_analysis(*a, **k):
         raise AssertionError("a warm run must not analyse")
 
-    monkeypatch.setattr(agentlint.engine.analyze, "analyze_content", no_analysis)
+    monkeypatch.setattr(agentlint.engine.run, "analyze_content", no_analysis)
     assert run(files, settings, jobs=1).cache_hits == 5
 
 

@@ -269,7 +269,8 @@ def project_copy(tmp_path):
 
 
 def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, tmp_path, monkeypatch):
-    import agentlint.engine.analyze
+    import agentlint.engine.run
+    import agentlint.explain.index
 
     cache = ["--format", "json", "--cache-dir", str(tmp_path / "cache")]
     first = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
@@ -277,19 +278,19 @@ def test_warm_explain_analyses_nothing_and_sees_changes(run_cli, project_copy, t
     def no_analysis(*args, **kwargs):
         raise AssertionError("a warm explain must not analyse")
 
-    monkeypatch.setattr(agentlint.engine.analyze, "facts_json", no_analysis)
+    monkeypatch.setattr(agentlint.explain.index, "facts_json", no_analysis)
     warm = json.loads(run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=project_copy).stdout)
     assert warm == first
     monkeypatch.undo()
 
     analysed = []
-    real_facts = agentlint.engine.analyze.facts_json
+    real_facts = agentlint.explain.index.facts_json
 
     def counting_facts(files, *args, **kwargs):
         analysed.extend(files)
         return real_facts(files, *args, **kwargs)
 
-    monkeypatch.setattr(agentlint.engine.analyze, "facts_json", counting_facts)
+    monkeypatch.setattr(agentlint.explain.index, "facts_json", counting_facts)
     legacy = project_copy / "app" / "legacy.py"
     legacy.write_text(legacy.read_text().replace("app.DEFAULT_PROMPT.strip()", '"no prompt here"'))
     (project_copy / "app" / "extra.py").write_text(
@@ -799,7 +800,8 @@ def test_two_hop_attribute_chain_through_instance_attributes(explain, tmp_path):
 def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli, project_copy, tmp_path, monkeypatch):
     """Files nobody has checked are read for their facts only (no rule runs); the
     facts-only entries never stand in for `check`'s full results."""
-    import agentlint.engine.analyze
+    import agentlint.engine.run
+    import agentlint.explain.index
 
     cache = str(tmp_path / "cache")
     expected = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", str(tmp_path / "other"), cwd=project_copy).stdout)
@@ -807,7 +809,7 @@ def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli,
     def no_rules(*args, **kwargs):
         raise AssertionError("explain must not run the rules")
 
-    monkeypatch.setattr(agentlint.engine.analyze, "analyze_content", no_rules)
+    monkeypatch.setattr(agentlint.engine.run, "analyze_content", no_rules)
     cold = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", cache, cwd=project_copy).stdout)
     assert cold == expected
     monkeypatch.undo()

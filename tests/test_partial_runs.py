@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.engine import analyze as engine
+from agentlint.engine import run as engine
 from agentlint.api import settings_for
 from agentlint.engine.cache import Cache
-from agentlint.engine.boundaries import facts_only_key
+from agentlint.engine.cache import facts_only_key
 
 PROJECTS = Path(__file__).resolve().parent.parent / "fixtures" / "projects"
 

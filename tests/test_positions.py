@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from agentlint.engine.analyze import _anchored_positions
+from agentlint.engine.cst_pass import _anchored_positions
 from agentlint.rules.traversal import children
 
 ROOT = Path(__file__).resolve().parent.parent

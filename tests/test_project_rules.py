@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.engine import analyze as engine
+from agentlint.engine import run as engine
 from agentlint.api import settings_for
 from agentlint.engine.discovery import discover
 from agentlint.engine.boundaries import ProjectMap

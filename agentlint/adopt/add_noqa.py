@@ -27,11 +27,10 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from agentlint.rules.builtin import ENGINE_CODES
+from agentlint.rules.builtin import ENGINE_CODE_SET
 from agentlint.engine.suppression import _NOQA
 from agentlint.rules.diagnostics import Diagnostic
 
-_ENGINE = frozenset(m.code for m in ENGINE_CODES)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
@@ -114,11 +113,11 @@ def plan_file(
     project_codes: frozenset[str] = frozenset(),
 ) -> tuple[_Plan, str]:
     """What `--add-noqa` would write for one file (and the encoding it is in)."""
-    from agentlint.engine.analyze import decode
+    from agentlint.facts.source import decode
 
     plan = _Plan(None)
-    suppressible = [d for d in diagnostics if d.code not in _ENGINE]
-    plan.left = [d for d in diagnostics if d.code in _ENGINE]
+    suppressible = [d for d in diagnostics if d.code not in ENGINE_CODE_SET]
+    plan.left = [d for d in diagnostics if d.code in ENGINE_CODE_SET]
     if not suppressible:
         return plan, "utf-8"
     try:
@@ -181,7 +180,7 @@ def add_noqa(
     for d in diagnostics:
         by_path.setdefault(d.path, []).append(d)
     for path, found in by_path.items():
-        if all(d.code in _ENGINE for d in found):
+        if all(d.code in ENGINE_CODE_SET for d in found):
             outcome.left += found
             continue
         if path.endswith(".ipynb") or any(d.cell is not None for d in found):

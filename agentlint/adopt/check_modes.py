@@ -66,7 +66,7 @@ class Adoption:
 
     def _write(self, diagnostics, scope, read, fail) -> None:
         from agentlint.adopt import baseline as bl
-        from agentlint.engine.analyze import has_internal_errors
+        from agentlint.engine.finalize import has_internal_errors
 
         path = self.write_baseline_file
         try:
@@ -104,7 +104,7 @@ class Adoption:
 
     def _add_noqa(self, diagnostics, settings) -> list[Diagnostic]:
         from agentlint.adopt.add_noqa import add_noqa
-        from agentlint.engine.analyze import file_diagnostics
+        from agentlint.engine.finalize import file_diagnostics
 
         def recheck(path: str, content: bytes):
             return file_diagnostics(path, content, settings)

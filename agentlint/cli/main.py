@@ -98,7 +98,9 @@ def check(
     """
     from agentlint.rules import registry
     from agentlint.engine.discovery import discover, display_path
-    from agentlint.engine.analyze import has_internal_errors, run, unreadable
+    from agentlint.engine.finalize import has_internal_errors
+    from agentlint.engine.run import run
+    from agentlint.engine.analyze import unreadable
 
     paths_list = list(paths) or ["."]
     use_stdin = paths_list == ["-"]
@@ -252,7 +254,7 @@ def _fixable_paths(result, unsafe: bool) -> list[str]:
 
 
 def _fix_one(path: str, content: bytes, settings: Settings, unsafe: bool):
-    from agentlint.engine.analyze import file_diagnostics
+    from agentlint.engine.finalize import file_diagnostics
     from agentlint.engine.fixes import fix_content
 
     return fix_content(path, content, lambda p, c: file_diagnostics(p, c, settings), unsafe=unsafe)
@@ -274,7 +276,8 @@ def _fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, us
     """Fix every file that has a wanted fix, write the changed ones atomically, and
     check them again. Returns the findings left (in every file) and those fixed."""
     from agentlint.rules import registry
-    from agentlint.engine.analyze import finalize, run
+    from agentlint.engine.finalize import finalize
+    from agentlint.engine.run import run
     from agentlint.engine.fixes import write_atomic
 
     fixed: list = []
@@ -314,7 +317,7 @@ def _planned_fixes(result, settings: Settings, unsafe: bool, read, unreadable: s
 
 def _show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
     """Print the unified diff of what --fix would change; True when there is any."""
-    from agentlint.engine.analyze import decode
+    from agentlint.facts.source import decode
     from agentlint.engine.fixes import unified_diff
 
     def read(path: str) -> bytes | None:
@@ -331,7 +334,7 @@ def _show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
 
 def _fix_stdin(settings: Settings, unsafe: bool, stdin, output_file, statistics, quiet, exit_zero) -> None:
     """`check - --fix`: the fixed source goes to stdout, the report to stderr."""
-    from agentlint.engine.analyze import file_diagnostics
+    from agentlint.engine.finalize import file_diagnostics
 
     name, content = stdin
     outcome = _fix_one(name, content, settings, unsafe)

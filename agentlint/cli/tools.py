@@ -53,7 +53,7 @@ def tools(
     from agentlint.rules import registry
     from agentlint.engine.config import ConfigError, Overrides, load_settings
     from agentlint.engine.discovery import discover, display_path
-    from agentlint.engine.analyze import run
+    from agentlint.engine.run import run
     from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
 
     paths_list = list(paths) or ["."]

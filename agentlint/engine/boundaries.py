@@ -23,11 +23,13 @@ result. Only findings whose primary location is in a passed file are reported.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import Iterable, Mapping, Sequence
 
+from agentlint.engine.analyze import facts_only_json
+from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import Settings
+from agentlint.engine.discovery import discover
 from agentlint.facts.types import FileFacts
 
 MARKER_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
@@ -119,18 +121,11 @@ def _covers(given: Sequence[str], root: str) -> bool:
     return False
 
 
-def facts_only_key(key: str) -> str:
-    """The cache key of a facts-only entry (never the key of a full result)."""
-    return hashlib.sha256(b"facts-only\0" + key.encode("ascii")).hexdigest()
-
-
 def context_files(
     passed: Iterable[str], given: Sequence[str], settings: Settings, projects: ProjectMap
 ) -> list[str]:
     """The files of the passed files' projects that were not passed (empty when the
     paths given cover every such project)."""
-    from agentlint.engine.discovery import discover
-
     passed = list(passed)
     seen = {os.path.realpath(p) for p in passed}
     roots = sorted(set(projects.root_for(p) for p in passed))
@@ -151,9 +146,6 @@ def load_context_facts(
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from the cache (a full result,
     else a facts-only entry), else computed with ``ast`` and stored facts-only."""
-    from agentlint.engine.cache import Cache
-    from agentlint.engine.analyze import cached_facts, facts_only_json
-
     out: dict[str, FileFacts] = {}
     for path in paths:
         content = read(path)

@@ -71,3 +71,19 @@ class Cache:
                     fh.write("*\n")
             except OSError:
                 pass
+
+
+def cached_facts(cache: Cache, key: str) -> dict[str, Any] | None:
+    """The facts (JSON) cached for content ``key``: `check`'s full result, else a
+    facts-only entry (``facts_only_key``)."""
+    for entry_key in (key, facts_only_key(key)):
+        entry = cache.get(entry_key)
+        facts = entry.get("facts") if isinstance(entry, dict) else None
+        if isinstance(facts, dict) and "calls" in facts:
+            return facts
+    return None
+
+
+def facts_only_key(key: str) -> str:
+    """The cache key of a facts-only entry (never the key of a full result)."""
+    return hashlib.sha256(b"facts-only\0" + key.encode("ascii")).hexdigest()

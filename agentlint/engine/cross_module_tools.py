@@ -15,8 +15,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping
 
-from agentlint.rules.diagnostics import Diagnostic
+from agentlint.engine.analyze import agent_knowledge
+from agentlint.engine.boundaries import ProjectMap, split_by_project
+from agentlint.facts.agents import model as agents
+from agentlint.facts.module import extract_facts
+from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts, ToolFact, ToolRefFact
+from agentlint.rules import registry
+from agentlint.rules.api import ModelContext
+from agentlint.rules.builtin import crash_diagnostic
+from agentlint.rules.diagnostics import Diagnostic
 
 
 def resolve(facts: Mapping[str, FileFacts]) -> dict[str, list[ToolRefFact]]:
@@ -47,16 +55,9 @@ def declare(
     refs = resolve(facts)
     if not refs:
         return [], dict(facts)
-    from agentlint.facts.agents import model as agents
-    from agentlint.rules import registry
-    from agentlint.engine.analyze import _crash, _knowledge, decode
-    from agentlint.facts.source import parse_lowered
-    from agentlint.facts.module import extract_facts
-    from agentlint.rules.api import ModelContext
-
     updated = dict(facts)
     out: list[Diagnostic] = []
-    knowledge = _knowledge(settings.knowledge)
+    knowledge = agent_knowledge(settings.knowledge)
     for path, path_refs in sorted(refs.items()):
         try:
             with open(path, "rb") as fh:
@@ -80,7 +81,7 @@ def declare(
             try:
                 out += cls(ModelContext(path, text, settings.rule_settings.get(cls.meta.code, {}), model)).check()
             except Exception as exc:
-                out.append(_crash(path, cls.meta, exc))
+                out.append(crash_diagnostic(path, cls.meta, exc))
     return out, updated
 
 
@@ -89,8 +90,6 @@ def declare_in_projects(
 ) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
     """``declare`` within each project (``projects.py``): the findings, and each
     project's facts with the tools declared from other modules added."""
-    from agentlint.engine.boundaries import ProjectMap, split_by_project
-
     found: list[Diagnostic] = []
     groups = split_by_project(facts, ProjectMap(settings))
     for index, group in enumerate(groups):

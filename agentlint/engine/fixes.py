@@ -15,13 +15,21 @@ never touched, and writes go through a temporary file in the same folder and
 
 from __future__ import annotations
 
+import difflib
+import io
 import os
 import re
 import stat
+import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from agentlint.engine.files import atomic_write
+from agentlint.facts.source import decode
 from agentlint.rules.diagnostics import Diagnostic, Fix
+from agentlint.rules.lazy import libcst_module
+
+cst = libcst_module()
 
 MAX_ROUNDS = 10
 """Check -> fix rounds per file; fixes that overlap need one round each."""
@@ -103,8 +111,6 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
 
 
 def parses(text: str) -> bool:
-    import libcst as cst
-
     try:
         cst.parse_module(text)
     except Exception:
@@ -150,8 +156,6 @@ def fix_content(
 ) -> FileFix:
     """Run check -> fix rounds on one file's bytes. ``check(path, content)`` returns the
     file's findings (suppressions applied). Nothing is written here."""
-    from agentlint.engine.analyze import decode
-
     result = FileFix(path, content)
     if path.lower().endswith(".ipynb"):
         result.error = "not fixed: --fix does not rewrite notebooks yet; apply the fixes in the cells by hand"
@@ -192,9 +196,6 @@ def fix_content(
 
 
 def _encoding(content: bytes) -> str:
-    import io
-    import tokenize
-
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
     except SyntaxError:
@@ -203,18 +204,14 @@ def _encoding(content: bytes) -> str:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Replace ``path``'s content with ``data`` atomically (``fsutil.atomic_write``),
+    """Replace ``path``'s content with ``data`` atomically (``files.atomic_write``),
     keeping the file's permission bits. A symlink is followed: its target is
     rewritten, the link stays."""
-    from agentlint.engine.files import atomic_write
-
     target = os.path.realpath(path)
     atomic_write(target, data, mode=stat.S_IMODE(os.stat(target).st_mode))
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    import difflib
-
     lines = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),

@@ -8,7 +8,7 @@ import tokenize
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
+from agentlint.rules.builtin import ENGINE_CODE_SET, UNUSED_SUPPRESSION
 from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 
 
@@ -26,7 +26,6 @@ _NOQA = re.compile(
     re.IGNORECASE,
 )
 _CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
-_ENGINE = frozenset(m.code for m in ENGINE_CODES)
 
 
 _RELEVANT = re.compile(r"#\s*noqa(?!:\s?[A-Z]+[0-9])|#\s*noqa:[^\n]*AGL", re.IGNORECASE)
@@ -77,7 +76,7 @@ def apply_suppressions(
     kept: list[Diagnostic] = []
     for d in diagnostics:
         s = by_line.get(d.line)
-        if s is not None and d.code not in _ENGINE:
+        if s is not None and d.code not in ENGINE_CODE_SET:
             if not s.codes:
                 continue
             if d.code in s.codes:
@@ -95,7 +94,7 @@ def apply_suppressions(
                 continue
             if code not in rules:
                 unused.append((code, "unknown code"))
-            elif code in enabled and code not in _ENGINE:
+            elif code in enabled and code not in ENGINE_CODE_SET:
                 unused.append((code, "nothing to suppress"))
         if unused:
             listed = ", ".join(f"`{c}` ({why})" for c, why in unused)

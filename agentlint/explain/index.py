@@ -40,6 +40,7 @@ from agentlint import __version__
 from agentlint.engine.config import Settings
 from agentlint.facts.module import FACTS_VERSION, MODULE_SCOPE, SELF_NAMES
 from agentlint.engine.files import atomic_write
+from agentlint.engine.run import facts_json
 
 INDEX_FORMAT = 7
 RACY_NS = 2_000_000_000
@@ -626,7 +627,6 @@ def _engine_facts(
     settings: Settings, use_cache: bool, jobs: int | None
 ) -> Callable[[list[str]], Iterable[tuple[str, dict[str, Any]]]]:
     def analyse(files: list[str]) -> Iterable[tuple[str, dict[str, Any]]]:
-        from agentlint.engine.analyze import facts_json
 
         return facts_json(files, settings, jobs=jobs, use_cache=use_cache)
 

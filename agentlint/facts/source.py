@@ -19,8 +19,10 @@ Every ``ast.parse`` of user code goes through :func:`parse_quietly`: the interpr
 from __future__ import annotations
 
 import ast
+import io
 import re
 import sys
+import tokenize
 import warnings
 
 
@@ -128,3 +130,9 @@ def lower(text: str) -> str | None:
     for start, end, replacement in sorted(edits, reverse=True):
         out = out[:start] + replacement + out[end:]
     return out
+
+
+def decode(content: bytes) -> str:
+    """Decode as Python does (PEP 263 cookie, UTF-8 by default, BOM allowed)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
+    return content.decode(encoding)

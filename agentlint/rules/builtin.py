@@ -1,6 +1,9 @@
-"""Codes the engine itself reports. They have metadata and docs pages like any rule."""
+"""Codes the engine itself reports. They have metadata and docs pages like any rule, and
+the helpers below make their diagnostics."""
 
-from agentlint.rules.diagnostics import RuleMeta
+from __future__ import annotations
+
+from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 
 SYNTAX_ERROR = RuleMeta(
     code="AGL001",
@@ -132,3 +135,20 @@ None. Like ruff's `RUF100`, it judges only codes selected in the run.
 
 ENGINE_CODES = (SYNTAX_ERROR, UNREADABLE_FILE, INTERNAL_ERROR)
 """Codes that are always on and cannot be suppressed or ignored."""
+
+ENGINE_CODE_SET = frozenset(m.code for m in ENGINE_CODES)
+
+
+def engine_diagnostic(meta: RuleMeta, path: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
+    """A diagnostic of one of the engine's codes at ``line``:``column`` of ``path``."""
+    pos = Position(max(line, 1), max(column, 1))
+    return Diagnostic(meta.code, meta.name, message, path, Span(pos, pos), help=meta.help)
+
+
+def crash_diagnostic(path: str, meta: RuleMeta, exc: BaseException) -> Diagnostic:
+    """AGL003 for rule ``meta`` having raised ``exc`` on ``path`` (the run goes on)."""
+    return engine_diagnostic(
+        INTERNAL_ERROR,
+        path,
+        f"Rule {meta.code} ({meta.name}) crashed on this file: {type(exc).__name__}: {exc}",
+    )

@@ -1,0 +1,255 @@
+"""The LibCST pass of one file: one parse and one batched traversal for the selected rules
+whose prefilter matched, then the reported nodes turned into spans and fixes.
+
+LibCST comes through ``rules.lazy``: a run whose files give no rule a reason to parse
+never pays for importing it (start-up matters for pre-commit).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Mapping
+
+from agentlint.engine.config import Settings
+from agentlint.facts.types import FileFacts
+from agentlint.rules.api import RuleContext
+from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
+from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
+from agentlint.rules.lazy import libcst_module
+from agentlint.rules.traversal import run_rules
+
+cst = libcst_module()
+
+
+def too_deep(diagnostic: Diagnostic) -> bool:
+    message = diagnostic.message
+    return "nested too deeply" in message or "too many nested" in message or "too complex" in message
+
+
+def run_cst_rules(
+    path: str,
+    text: str,
+    rule_classes: list,
+    settings: Settings,
+    syntax_error: Diagnostic | None,
+    facts: FileFacts,
+    tree: ast.Module | None,
+) -> list[Diagnostic]:
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        if syntax_error is not None:
+            return [syntax_error]
+        return [
+            engine_diagnostic(
+                SYNTAX_ERROR, path, f"Syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1
+            )
+        ]
+    except (RecursionError, MemoryError):
+        return [engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
+    except Exception as exc:
+        return [engine_diagnostic(SYNTAX_ERROR, path, f"Cannot parse: {type(exc).__name__}: {exc}")]
+
+    imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
+    ancestors: list = []
+    out: list[Diagnostic] = []
+    pending = []
+    rules = []
+    for cls in rule_classes:
+        context = RuleContext(
+            path=path,
+            source=text,
+            settings=settings.rule_settings.get(cls.meta.code, {}),
+            ancestors=ancestors,
+            imports=imports,
+            reports=pending,
+            facts=facts,
+        )
+        try:
+            rules.append(cls(context))
+        except Exception as exc:
+            out.append(crash_diagnostic(path, cls.meta, exc))
+
+    def on_crash(rule, exc: BaseException) -> None:
+        out.append(crash_diagnostic(path, rule.meta, exc))
+
+    try:
+        run_rules(module, rules, ancestors, on_crash)
+    except RecursionError:
+        return out + [engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
+    if pending:
+        chains = [(*r.ancestors, r.node) for r in pending]
+        for r in pending:
+            if r.replacement is not None:
+                chains += _edit_chains(r.replacement)
+        positions = _positions(module, tree, chains)
+        lines = text.splitlines()
+        for report in pending:
+            meta = report.rule.meta
+            code_range = positions.get(report.node) if positions else None
+            if code_range is None:
+                span = Span.at_line(1)
+            else:
+                start = Position(code_range.start.line, code_range.start.column + 1)
+                end = Position(code_range.end.line, code_range.end.column + 1)
+                if end.line > start.line and isinstance(getattr(report.node, "body", None), cst.BaseSuite):
+                    # A compound statement is reported on its header line, not its body.
+                    header = lines[start.line - 1] if start.line <= len(lines) else ""
+                    end = Position(start.line, len(header.rstrip()) + 1)
+                span = Span(start, end)
+            fix = report.fix
+            if report.replacement is not None and positions:
+                fix = _node_fix(module, report.replacement, code_range, positions, report.ancestors)
+            out.append(
+                Diagnostic(
+                    code=meta.code,
+                    name=meta.name,
+                    message=report.message,
+                    path=path,
+                    span=span,
+                    help=meta.help,
+                    related=report.related,
+                    fix=fix,
+                )
+            )
+    return out
+
+
+def _positions(module, tree: ast.Module | None, chains: list[tuple]) -> Mapping | None:
+    """Source ranges for the reported nodes; each chain is (module, ..., node).
+
+    LibCST's PositionProvider regenerates the whole module (about two parses' worth of
+    work). Here only the innermost function or class statement holding a report is
+    regenerated, starting at the line and indentation that the `ast` tree gives for
+    it; the whole-module provider is the fallback.
+    """
+    if tree is not None:
+        try:
+            return _anchored_positions(module, tree, chains)
+        except Exception:
+            pass  # fall through to the slow, general path
+    try:
+        return cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
+    except RecursionError:
+        return None
+
+
+def _anchor(module, tree: ast.Module, chain: tuple):
+    """The deepest statement of ``chain`` reachable through module, class and function
+    bodies only, with its first line (from `ast`) and the indentation around it."""
+    statements, nodes, indents = module.body, tree.body, []
+    anchor = None
+    block = None
+    for child in chain[1:]:
+        if child is block:
+            continue  # the indented body of the def/class just entered
+        index = 0
+        for stmt in statements:
+            if stmt is child:
+                break
+            index += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        else:
+            break
+        node = nodes[index]
+        decorators = getattr(node, "decorator_list", None)
+        first = min(d.lineno for d in decorators) if decorators else node.lineno
+        anchor = (child, first, tuple(indents))
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef)) or not isinstance(child.body, cst.IndentedBlock):
+            break
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            raise ValueError("LibCST and ast disagree about a statement")
+        block = child.body
+        indents.append(block.indent if block.indent is not None else module.default_indent)
+        statements, nodes = block.body, node.body
+    if anchor is None:
+        raise ValueError("no statement to anchor on")
+    return anchor
+
+
+def _anchored_positions(module, tree: ast.Module, chains: list[tuple]) -> dict:
+    computed: dict = {}
+    for chain in chains:
+        if chain[-1] in computed:
+            continue
+        statement, first_line, indents = _anchor(module, tree, chain)
+        provider = cst.metadata.PositionProvider()
+        state = cst.metadata.position_provider.PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        state.indent_tokens = list(indents)
+        state.line = first_line - len(statement.leading_lines)
+        statement._codegen(state)
+        computed.update(provider._computed)
+    return computed
+
+
+def _edit_chains(node_fix) -> list[tuple]:
+    chains = []
+    for edit in node_fix.edits:
+        chains.append((*edit.ancestors, edit.node))
+        for located in (edit.start_after, edit.end_before):
+            if located is not None:
+                chains.append((*located[1], located[0]))
+    return chains
+
+
+def _render(module, content, ancestors=()) -> str:
+    """The source of a replacement node, indented like the place it goes to (a call
+    spread over several lines inside a function keeps its lines' indentation)."""
+    if isinstance(content, str):
+        return content
+
+    if getattr(content, "comma", None) is not None and not isinstance(content.comma, cst.MaybeSentinel):
+        # The source range of an argument, element or import alias stops before its
+        # comma; so must the text that replaces it.
+        content = content.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    state = cst._nodes.internal.CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    # The blocks and `match` statements around it each add one level (LibCST's
+    # `increase_indent` is called by exactly these two).
+    state.indent_tokens = [
+        a.indent if a.indent is not None else module.default_indent
+        for a in ancestors
+        if isinstance(a, (cst.IndentedBlock, cst.Match))
+    ]
+    content._codegen(state)
+    return "".join(state.tokens)
+
+
+def _node_fix(module, node_fix, code_range, positions, ancestors=()) -> Fix | None:
+    """Text edits over the nodes' exact source ranges (columns 1-based); None when a
+    position is missing (the fix is then not offered)."""
+
+    def start(pos) -> Position:
+        return Position(pos.start.line, pos.start.column + 1)
+
+    def end(pos) -> Position:
+        return Position(pos.end.line, pos.end.column + 1)
+
+    edits: list[Edit] = []
+    if node_fix.replacement is not None:
+        if code_range is None:
+            return None
+        edits.append(Edit(Span(start(code_range), end(code_range)), _render(module, node_fix.replacement, ancestors)))
+    for edit in node_fix.edits:
+        where = positions.get(edit.node)
+        if where is None:
+            return None
+        first, last = start(where), end(where)
+        if edit.start_after is not None:
+            other = positions.get(edit.start_after[0])
+            if other is None:
+                return None
+            first = end(other)
+        if edit.end_before is not None:
+            other = positions.get(edit.end_before[0])
+            if other is None:
+                return None
+            last = start(other)
+        edits.append(Edit(Span(first, last), _render(module, edit.replacement, edit.ancestors)))
+    if not edits:
+        return None
+    edits.sort(key=lambda e: (e.span.start, e.span.end))
+    for before, after in zip(edits, edits[1:]):
+        if after.span.start < before.span.end:
+            return None  # overlapping edits: not a fix that can be applied
+    return Fix(node_fix.message, tuple(edits), node_fix.safe)

@@ -1,0 +1,90 @@
+"""After the analysis: the project phase, `per-file-ignores`, `# noqa` suppressions, the
+`tests` setting, notebook cells, sorting.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Iterable, Mapping
+
+from agentlint.engine.analyze import FileResult, analyze_content
+from agentlint.engine.config import Settings
+from agentlint.engine.project import project_phase
+from agentlint.engine.suppression import apply_suppressions
+from agentlint.facts import notebooks
+from agentlint.facts.types import FileFacts
+from agentlint.knowledge.test_code import is_test_path
+from agentlint.rules import registry
+from agentlint.rules.builtin import ENGINE_CODE_SET, INTERNAL_ERROR
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
+
+
+def finalize(
+    results: Mapping[str, FileResult],
+    settings: Settings,
+    rules: Mapping[str, RuleMeta],
+    *,
+    project: bool = True,
+    context: Mapping[str, FileFacts] | None = None,
+) -> list[Diagnostic]:
+    """Project phase (unless ``project`` is false), then per-file-ignores and
+    suppressions, sorted. ``context`` holds the facts of project files that were not
+    checked (a partial run): the project rules see them, but report only in
+    ``results``."""
+    by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
+    if project:
+        facts = {p: r.facts for p, r in results.items()}
+        if context:
+            facts = {**context, **facts}
+        for d in project_phase(facts, settings):
+            if d.path in by_path or d.path == "<project>":
+                by_path.setdefault(d.path, []).append(d)
+    out: list[Diagnostic] = []
+    for path, diagnostics in by_path.items():
+        ignored = settings.ignored_for(_relative(path, settings.root)) - ENGINE_CODE_SET
+        enabled = settings.enabled - ignored
+        diagnostics = [d for d in diagnostics if d.code in enabled]
+        result = results.get(path)
+        kept = apply_suppressions(
+            diagnostics,
+            result.suppressions if result else (),
+            path=path,
+            enabled=enabled,
+            rules=rules,
+        )
+        if kept and is_test_path(_relative(path, settings.root)):
+            kept = _in_test_code(kept, settings)
+        out += kept
+    out = notebooks.to_cells(out, {p: r.cells for p, r in results.items() if r.cells})
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _in_test_code(diagnostics: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
+    """The `tests` setting: findings in test code are reported, turned into notes, or
+    skipped, per code or family. Engine diagnostics are always reported."""
+    out = []
+    for d in diagnostics:
+        mode = "report" if d.code in ENGINE_CODE_SET else settings.test_mode(d.code)
+        if mode == "skip":
+            continue
+        out.append(replace(d, severity="note") if mode == "note" else d)
+    return out
+
+
+def _relative(path: str, root: str) -> str:
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute, root)
+    return (os.path.basename(absolute) if rel.startswith("..") else rel).replace(os.sep, "/")
+
+
+def has_internal_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.code == INTERNAL_ERROR.code for d in diagnostics)
+
+
+def file_diagnostics(path: str, content: bytes, settings: Settings) -> list[Diagnostic]:
+    """The per-file findings for ``content`` as the file ``path``, per-file-ignores and
+    suppressions applied (no project phase, no cache): what each `--fix` round reads."""
+    result = analyze_content(path, content, settings)
+    return finalize({path: result}, settings, registry.all_rules(), project=False)

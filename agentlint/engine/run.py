@@ -1,0 +1,230 @@
+"""Running many files: read each one, take its result from the cache or analyse it (in a
+process pool when there are many), then the project phase and the final filtering.
+
+Partial runs (pre-commit passes only the changed files): the project rules still see
+the project's other files, through their cached facts (``boundaries``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from agentlint.engine import boundaries
+from agentlint.engine.analyze import FileResult, analyze_content, facts_only_json, unreadable
+from agentlint.engine.cache import Cache, cached_facts
+from agentlint.engine.config import Settings
+from agentlint.engine.finalize import finalize
+from agentlint.engine.project import project_phase_wanted
+from agentlint.facts.types import FileFacts
+from agentlint.rules import registry
+from agentlint.rules.builtin import INTERNAL_ERROR
+from agentlint.rules.diagnostics import Diagnostic
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic]
+    results: dict[str, FileResult] = field(default_factory=dict)
+    files_checked: int = 0
+    cache_hits: int = 0
+    context: Mapping[str, FileFacts] | None = None
+    """Facts of project files that were not checked (a partial run; see projects.py)."""
+
+
+def _read(path: str) -> bytes | str:
+    """The file's bytes, or the reason it cannot be read."""
+    try:
+        if os.path.isdir(path):
+            return "is a directory"
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+IN_PROCESS_MAX = 16
+"""Runs with at most this many files to analyse stay in-process (start-up matters)."""
+
+_WORKER_SETTINGS: Settings | None = None
+
+
+_WORKER_CACHE: "Cache | None" = None
+
+
+_WORKER_KEEP: "bool | str" = True
+
+
+_PROJECT_FACT_KEYS = frozenset({
+    "module", "imports", "tools", "agents", "tool_refs", "frameworks", "complete",
+    "cost_terms", "cost_nones", "price_literals", "prompt_sites", "prompt_blocks",
+})
+"""The facts ``FileFacts.project_from_json`` reads."""
+
+
+def _init_worker(settings: Settings, use_cache: bool = False, keep_facts: "bool | str" = True) -> None:
+    global _WORKER_SETTINGS, _WORKER_CACHE, _WORKER_KEEP
+    _WORKER_SETTINGS = settings
+    _WORKER_CACHE = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    _WORKER_KEEP = keep_facts
+
+
+def _worker(path: str) -> tuple[str, dict]:
+    """Analyse one file in a pool worker. The worker reads the file itself and writes
+    its cache entry itself, and sends back only the facts the run keeps: the parent
+    never holds the sources, nor every file's full facts, of a whole run."""
+    assert _WORKER_SETTINGS is not None
+    content = _read(path)
+    if isinstance(content, str):
+        return "", unreadable(path, content).to_json()
+    key = Cache.key(path, content)
+    if _WORKER_KEEP == "facts-only":
+        return key, {"facts": facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
+    data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
+    if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+        _WORKER_CACHE.put(key, data)
+    if _WORKER_KEEP is not True:
+        facts = data["facts"]
+        keep = _PROJECT_FACT_KEYS if _WORKER_KEEP == "project" else ("module", "complete")
+        data["facts"] = {k: facts[k] for k in keep if k in facts}
+    return key, data
+
+
+def run(
+    files: list[str],
+    settings: Settings,
+    *,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    stdin: tuple[str, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    keep_facts: bool | None = True,
+    paths: Sequence[str] | None = None,
+) -> RunResult:
+    """Check ``files``. With ``keep_facts=None`` the results carry facts only when a
+    selected project rule needs them (`check` does this: facts are most of a run's
+    memory); callers that read facts (explain) keep the default.
+
+    ``paths`` are the paths given on the command line (`files` were discovered from
+    them). When they do not cover a project of the files (pre-commit passes changed
+    files), the project rules also see the project's other files, through their
+    cached facts (see projects.py), and report only in ``files``."""
+    if keep_facts is None:
+        # `check`: only the facts the project rules read, and only when one is selected
+        keep_facts = "project" if project_phase_wanted(settings) else False
+    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    results: dict[str, FileResult] = {}
+    todo: list[str] = []
+    hits = 0
+    for path in files:
+        content = _read(path)
+        if isinstance(content, str):
+            results[path] = unreadable(path, content)
+            continue
+        if cache is not None:
+            cached = cache.get(Cache.key(path, content))
+            if cached is not None:
+                try:
+                    results[path] = FileResult.from_json(cached, path, with_facts=keep_facts)
+                    hits += 1
+                    continue
+                except (KeyError, TypeError, ValueError):
+                    pass  # an entry from a broken write or an old layout: rebuild it
+        todo.append(path)
+    if stdin is not None:
+        results[stdin[0]] = analyze_content(stdin[0], stdin[1], settings)
+
+    done = len(results)
+    total = len(files) + (1 if stdin else 0)
+    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, keep_facts):
+        results[path] = FileResult.from_json(data, path, with_facts=keep_facts)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    context = _context_facts(results, paths, settings, cache) if keep_facts and paths is not None else None
+    diagnostics = finalize(results, settings, registry.all_rules(), context=context)
+    return RunResult(diagnostics, results, len(results), hits, context)
+
+
+def facts_json(
+    files: list[str], settings: Settings, *, jobs: int | None = None, use_cache: bool = True
+) -> Iterable[tuple[str, dict[str, Any]]]:
+    """(path, facts in their JSON form, as cached) for each of ``files``: what
+    `explain` indexes, one file at a time. The facts come from `check`'s full result
+    when the cache has one, else from a facts-only entry (``projects.facts_only_key``);
+    a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
+    of a full analysis), in the process pool, and stored facts-only. No project phase
+    runs and no result is decoded."""
+    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    todo: list[str] = []
+    for path in files:
+        content = _read(path)
+        if isinstance(content, str):
+            yield path, unreadable(path, content).facts.to_json()
+            continue
+        facts = cached_facts(cache, Cache.key(path, content)) if cache is not None else None
+        if facts is not None:
+            yield path, facts
+        else:
+            todo.append(path)
+    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, "facts-only"):
+        yield path, data["facts"]
+
+
+def _context_facts(
+    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None
+) -> dict[str, FileFacts] | None:
+    """Facts of the files of the checked files' projects that were not checked."""
+    if not project_phase_wanted(settings):
+        return None
+    project_map = boundaries.ProjectMap(settings)
+    others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
+    if not others:
+        return None
+    return boundaries.load_context_facts(others, settings, cache, _read)
+
+
+def _analyze_all(
+    todo: list[str], settings: Settings, jobs: int | None, use_cache: bool = False, keep_facts: "bool | str" = True
+):
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
+        _init_worker(settings, use_cache, keep_facts)
+        for path in todo:
+            key, data = _worker(path)
+            yield path, key, data
+        return
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
+    chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings, use_cache, keep_facts)
+    ) as pool:
+        # Consume results as they complete (in-order consumption would buffer every
+        # result that finished behind a slow file, facts and all), and keep only a few
+        # chunks in flight: a finished future holds its whole result (every file's
+        # facts) for as long as anything refers to it.
+        remaining = iter(chunks)
+        pending: set = set()
+        while True:
+            while len(pending) < jobs * 4:
+                next_chunk = next(remaining, None)
+                if next_chunk is None:
+                    break
+                pending.add(pool.submit(_worker_chunk, next_chunk))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield from future.result()
+            del done, future
+
+
+def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:
+    return [(path, *_worker(path)) for path in paths]
