@@ -515,7 +515,7 @@ def test_receivers_with_several_types():
 
 
 def test_module_names_through_namespace_folders_inside_packages(tmp_path):
-    from agentlint.facts.module import module_name_for
+    from agentlint.facts.module_names import module_name_for
 
     for folder in ("app/processor/image", "app/weird-name/sub", "scripts/tools", "app/a/b/c/d"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)

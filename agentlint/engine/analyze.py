@@ -16,7 +16,8 @@ from agentlint.engine.cst_pass import run_cst_rules, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
 from agentlint.facts import notebooks
 from agentlint.facts.agents import model as agents
-from agentlint.facts.module import extract_facts, module_name_for
+from agentlint.facts.module import extract_facts
+from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry

@@ -38,7 +38,8 @@ from typing import Any, Callable, Iterable
 
 from agentlint import __version__
 from agentlint.engine.config import Settings
-from agentlint.facts.module import FACTS_VERSION, MODULE_SCOPE, SELF_NAMES
+from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
+from agentlint.facts.module import FACTS_VERSION
 from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
 

@@ -32,14 +32,12 @@ builds; files whose text has no token and no price vocabulary are skipped by reg
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from typing import Callable
 
-from agentlint.facts.module import node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
 from agentlint.facts.types import CostTermFact, SiteFact
 
-MODULE_SCOPE = "<module>"
 
 # -- cheap prefilters over the source text -------------------------------------------
 
@@ -101,20 +99,6 @@ _NOT_A_PRICE_TABLE = re.compile(r"window|context|limit|max|min_|length|size|dim|
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 _MAX_TERMS = 32
-
-
-def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
-    """Whether ``stmt`` (with its decorators) spans one of the sorted ``candidates``
-    lines (lines with the vocabulary a walk looks for); None means every line."""
-    if candidates is None:
-        return True
-    start = stmt.lineno  # type: ignore[attr-defined]
-    end = getattr(stmt, "end_lineno", None) or start
-    decorators = getattr(stmt, "decorator_list", None)
-    if decorators:
-        start = min(start, *(d.lineno for d in decorators))
-    i = bisect.bisect_left(candidates, start)
-    return i < len(candidates) and candidates[i] <= end
 
 
 def _words(name: str) -> list[str]:

@@ -34,12 +34,10 @@ import hashlib
 import re
 from typing import Callable
 
-from agentlint.facts.cost import holds_candidate
-from agentlint.facts.module import dotted as _dotted
-from agentlint.facts.module import node_span
+from agentlint.facts.ast_helpers import dotted as _dotted
+from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
 from agentlint.facts.types import PromptSiteFact
 
-MODULE_SCOPE = "<module>"
 
 PROMPT_KWARGS = frozenset({
     "instructions", "system_prompt", "system", "system_message", "instruction", "prompt", "backstory",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from agentlint.knowledge import frameworks as fw
-from agentlint.facts.module import char_column, dotted
+from agentlint.facts.ast_helpers import char_column, dotted
 from agentlint.facts.source import parse_quietly
 from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts, ParamFact, ToolFact, ToolRefFact
 

@@ -1,0 +1,58 @@
+"""Small helpers on `ast` nodes that every facts module uses: dotted names, columns in
+characters, node spans, and the names of the module and instance scopes."""
+
+from __future__ import annotations
+
+import ast
+import bisect
+
+MODULE_SCOPE = "<module>"
+SELF_NAMES = frozenset({"self", "cls"})
+
+_Attribute, _Name = ast.Attribute, ast.Name
+
+
+def dotted(expr: ast.AST) -> str | None:
+    parts: list[str] = []
+    while type(expr) is _Attribute:
+        parts.append(expr.attr)  # type: ignore[attr-defined]
+        expr = expr.value  # type: ignore[attr-defined]
+    if type(expr) is not _Name:
+        return None
+    if not parts:
+        return expr.id  # type: ignore[attr-defined]
+    parts.append(expr.id)  # type: ignore[attr-defined]
+    return ".".join(reversed(parts))
+
+
+def char_column(lines: list[str], line: int, byte_offset: int) -> int:
+    """The 1-based character column of an `ast` offset (a UTF-8 byte offset) on
+    ``line`` (1-based) of ``lines``."""
+    if 0 < line <= len(lines):
+        text = lines[line - 1]
+        if not text.isascii():
+            return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
+    return byte_offset + 1
+
+
+def node_span(lines: list[str], node: ast.AST) -> tuple[int, int, int, int]:
+    """(line, column, end line, end column) of an `ast` node, columns in characters."""
+    line = node.lineno  # type: ignore[attr-defined]
+    start = char_column(lines, line, node.col_offset)  # type: ignore[attr-defined]
+    end_line = getattr(node, "end_lineno", None) or line
+    end_col = getattr(node, "end_col_offset", None)
+    return line, start, end_line, char_column(lines, end_line, end_col) if end_col is not None else start
+
+
+def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
+    """Whether ``stmt`` (with its decorators) spans one of the sorted ``candidates``
+    lines (lines with the vocabulary a walk looks for); None means every line."""
+    if candidates is None:
+        return True
+    start = stmt.lineno  # type: ignore[attr-defined]
+    end = getattr(stmt, "end_lineno", None) or start
+    decorators = getattr(stmt, "decorator_list", None)
+    if decorators:
+        start = min(start, *(d.lineno for d in decorators))
+    i = bisect.bisect_left(candidates, start)
+    return i < len(candidates) and candidates[i] <= end
