@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from agentlint.facts.agents.model import Knowledge, build
+from agentlint.facts.agents.model import build
+from agentlint.facts.agents.receivers import Knowledge
 from agentlint.api import check_source
 from agentlint.facts.module import extract_facts
 

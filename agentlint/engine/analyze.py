@@ -15,7 +15,8 @@ from agentlint.engine.config import Settings
 from agentlint.engine.cst_pass import run_cst_rules, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
 from agentlint.facts import notebooks
-from agentlint.facts.agents import model as agents
+from agentlint.facts.agents.model import build as build_model, worth_modelling
+from agentlint.facts.agents.receivers import Knowledge, frameworks_of
 from agentlint.facts.module import extract_facts
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered
@@ -156,8 +157,8 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
 
 
 @lru_cache(maxsize=8)
-def agent_knowledge(entries: tuple) -> agents.Knowledge:
-    return agents.Knowledge.from_settings(dict(entries))
+def agent_knowledge(entries: tuple) -> Knowledge:
+    return Knowledge.from_settings(dict(entries))
 
 
 def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
@@ -179,11 +180,11 @@ def _agent_model(
     rules (AGL201, AGL202, AGL501) run on it. Cheap files (no tool or agent vocabulary)
     are skipped."""
     knowledge = agent_knowledge(settings.knowledge)
-    frameworks = agents.frameworks_of(facts)
-    if not agents.worth_modelling(content, knowledge):
+    frameworks = frameworks_of(facts)
+    if not worth_modelling(content, knowledge):
         return (replace(facts, frameworks=frameworks) if frameworks else facts), []
     try:
-        model = agents.build(tree, facts, text, knowledge)
+        model = build_model(tree, facts, text, knowledge)
         facts = replace(
             facts,
             tools=model.tool_facts(),

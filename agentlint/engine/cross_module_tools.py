@@ -17,7 +17,7 @@ from typing import Mapping
 
 from agentlint.engine.analyze import agent_knowledge
 from agentlint.engine.boundaries import ProjectMap, split_by_project
-from agentlint.facts.agents import model as agents
+from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.module import extract_facts
 from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts, ToolFact, ToolRefFact
@@ -63,7 +63,7 @@ def declare(
             with open(path, "rb") as fh:
                 text = decode(fh.read())
             tree = parse_lowered(text, path)
-            model = agents.build(tree, extract_facts(path, tree, text), text, knowledge)
+            model = build_model(tree, extract_facts(path, tree, text), text, knowledge)
             added = model.declare_tools(path_refs)
         except (OSError, SyntaxError, ValueError, UnicodeError, LookupError, RecursionError, MemoryError):
             continue

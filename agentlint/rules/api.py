@@ -170,7 +170,7 @@ class ModelContext:
 
 
 class ModelRule:
-    """Base class of per-file rules over the agent model (``agents.FileModel``): tool
+    """Base class of per-file rules over the agent model (``facts.agents.model.FileModel``): tool
     boundary and composition rules. They return diagnostics with `ast` positions."""
 
     meta: ClassVar[RuleMeta]

@@ -1,6 +1,6 @@
 """AGL201 model-supplied-identifier and AGL202 exception-text-to-model: the tool boundary.
 
-Both read the file's agent model (``agents.FileModel``): which defs are tools, and
+Both read the file's agent model (``facts.agents.model.FileModel``): which defs are tools, and
 which of their parameters the model fills (injected context parameters excluded by
 annotation, ``Annotated`` marker, dependency default, reserved name, ``partial_params``
 or ``functools.partial``). No LibCST parse is needed.
@@ -12,7 +12,7 @@ import ast
 import re
 from typing import Iterator, Sequence
 
-from agentlint.facts.agents.model import walk_statements
+from agentlint.facts.agents.calls import walk_statements
 from agentlint.rules.api import ModelRule
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 

@@ -1,0 +1,228 @@
+"""The second layer of a file's agent model: model calls and agent runs (which calls
+are one, through which receivers), and which of them a function makes every time it runs
+(directly or through a helper of this module)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Iterator, Sequence
+
+from agentlint.facts.agents.receivers import AgentReceivers, LlmCall, _walk_body
+from agentlint.facts.ast_helpers import dotted
+from agentlint.knowledge import frameworks as fw
+
+_AGENT_RUN_METHODS = frozenset({"run", "run_sync", "run_stream", "arun", "kickoff", "kickoff_async", "akickoff",
+                                "invoke", "ainvoke", "ask", "initiate_chat", "a_initiate_chat", "get_response",
+                                "run_async", "iter", "run_streamed"})
+_LLM_FUNCTION_PATTERNS = ("litellm:completion", "litellm:acompletion", "agents:Runner.run", "agents:Runner.run_sync",
+                          "agents:Runner.run_streamed")
+_LLM_FUNCTION_TABLE = {p: "x" for p in _LLM_FUNCTION_PATTERNS}
+_LLM_CLIENT_WORDS = frozenset({
+    "client", "clients", "aclient", "anthropic", "claude", "llm", "llms", "openai", "oai", "gemini", "genai", "ai",
+    "model", "models", "groq", "together", "mistral", "azure", "bedrock", "vertex", "deepseek", "xai", "ollama",
+    "chat", "completion", "completions", "lm",
+})
+
+
+class ModelCalls(AgentReceivers):
+    """Model calls and agent runs in the module's functions."""
+
+    # -- model calls -------------------------------------------------------------------
+    def llm_call(self, call: ast.Call, func: ast.AST | None) -> LlmCall | None:
+        """Is ``call`` (inside ``func``) a model call or an agent run?"""
+        name = dotted(call.func)
+        if name is not None:
+            qualified = self.resolve(name)
+            if qualified in fw.LLM_FUNCTIONS or self.lookup(qualified, _LLM_FUNCTION_TABLE):
+                return LlmCall(call, name, self._agent_argument(call, func))
+            for pattern in self.knowledge.llm_call_patterns:
+                if _pattern_matches(pattern, qualified, name):
+                    return LlmCall(call, name)
+        if isinstance(call.func, ast.Name):
+            # a model object called directly: smolagents `model(messages)`
+            type_ = self.receiver_type(call.func, func)
+            if type_ is not None and "__call__" in self.model_methods(type_):
+                return LlmCall(call, call.func.id)
+            return None
+        if not isinstance(call.func, ast.Attribute):
+            return None
+        # split the callee into receiver + method chain: client.chat.completions.create
+        chain: list[str] = []
+        receiver: ast.AST = call.func
+        while isinstance(receiver, ast.Attribute):
+            chain.append(receiver.attr)
+            receiver = receiver.value
+            type_ = self.receiver_type(receiver, func) if not isinstance(receiver, ast.Attribute) or (
+                isinstance(receiver.value, ast.Name) and receiver.value.id in ("self", "cls")) else None
+            if type_ is None and isinstance(receiver, ast.Call):
+                type_ = self.expr_type(receiver, self.scope_of(func) if func is not None else None)
+            if type_ is not None:
+                tail = ".".join(reversed(chain))
+                if tail in self.model_methods(type_):
+                    agent = self._agent_id_of(receiver, func) if tail in _AGENT_RUN_METHODS else None
+                    return LlmCall(call, _describe(call.func), agent)
+                return None
+        text = _describe(call.func)
+        for tail, root in fw.LLM_CHAIN_TAILS.items():
+            if text.endswith("." + tail) and root in self.imported_roots:
+                owner = text[: -len(tail) - 1].rpartition(".")[2]
+                if _llm_like(owner):
+                    return LlmCall(call, text)
+        return None
+
+    def _agent_argument(self, call: ast.Call, func: ast.AST | None) -> str | None:
+        """`Runner.run(agent, ...)`: the agent run."""
+        target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in ("agent", "starting_agent")), None)
+        return self._agent_id_of(target, func) if target is not None else None
+
+    def _agent_id_of(self, expr: ast.AST | None, func: ast.AST | None) -> str | None:
+        if isinstance(expr, ast.Name):
+            if func is not None and expr.id in self.scope_of(func).values:
+                return f"{self.module}.{func.name}:{expr.id}"  # type: ignore[attr-defined]
+            return self.resolve(expr.id) if ("." in self.resolve(expr.id)) else None
+        if isinstance(expr, ast.Call):
+            name = dotted(expr.func)
+            if name is not None and name in self.functions:
+                return f"{self.module}.{name}()"
+            if name is not None and self.imports.get(name.partition(".")[0]):
+                return self.resolve(name) + "()"
+        return None
+
+    def calls_in(self, body: Sequence[ast.stmt]) -> Iterator[tuple[ast.Call, bool]]:
+        """Every call in ``body`` (nested defs and lambdas excluded) with whether it runs
+        on every execution of the body (not under if/while/except/match/ternary/and-or)."""
+        yield from _calls(body, True)
+
+    def always_calls_model(self, func: ast.AST, depth: int = 0, seen: set[int] | None = None) -> list[tuple[str, LlmCall]] | None:
+        """The path to a model call that ``func`` always makes: [(step text, call)]."""
+        seen = seen if seen is not None else set()
+        if id(func) in seen or depth > 3:
+            return None
+        seen.add(id(func))
+        for call, always in self.calls_in(func.body):  # type: ignore[attr-defined]
+            if not always:
+                continue
+            found = self.llm_call(call, func)
+            if found is not None:
+                return [(found.text, found)]
+            helper = self.helper_of(call, func)
+            if helper is not None:
+                path = self.always_calls_model(helper, depth + 1, seen)
+                if path:
+                    return [(_describe(call.func), LlmCall(call, _describe(call.func))), *path]
+        return None
+
+    def helper_of(self, call: ast.Call, func: ast.AST) -> ast.AST | None:
+        """The function of this module that ``call`` reaches, when that is simple to tell."""
+        callee = call.func
+        if isinstance(callee, ast.Name):
+            if callee.id in self.imports:
+                return None
+            return self.functions.get(callee.id)
+        if isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name) and callee.value.id in ("self", "cls"):
+            owner = self.parents.get(id(func))
+            if owner is not None:
+                return self._method(owner, callee.attr, 0)
+        return None
+
+    def _method(self, cls: ast.ClassDef, name: str, depth: int) -> ast.AST | None:
+        if (cls.name, name) in self.methods:
+            return self.methods[(cls.name, name)]
+        if depth < 3:
+            for base in cls.bases:
+                base_name = dotted(base)
+                if base_name in self.classes:
+                    found = self._method(self.classes[base_name], name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+
+def _llm_like(name: str) -> bool:
+    """`client`, `self._async_client`, `anthropic_client`, `openai`: a receiver named like
+    a model client (so `self.twilio.messages.create` is not taken for Anthropic's)."""
+    words = {w for w in name.lower().strip("_").split("_") if w}
+    return bool(words & _LLM_CLIENT_WORDS)
+
+
+def _pattern_matches(pattern: str, qualified: str, written: str) -> bool:
+    if pattern.startswith("*."):
+        tail = pattern[1:]
+        return written.endswith(tail) or qualified.endswith(tail)
+    return fw.matches(qualified, pattern)
+
+
+def _describe(expr: ast.AST) -> str:
+    text = dotted(expr)
+    if text is not None:
+        return text
+    try:
+        text = ast.unparse(expr)
+    except Exception:  # pragma: no cover - unparse of odd trees
+        return "<call>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    for node in _walk_body(body):
+        if isinstance(node, ast.stmt):
+            yield node
+
+
+def _calls(body: Sequence[ast.stmt], always: bool) -> Iterator[tuple[ast.Call, bool]]:
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.If):
+            yield from _expr_calls(stmt.test, always)
+            yield from _calls(stmt.body, False)
+            yield from _calls(stmt.orelse, False)
+        elif isinstance(stmt, ast.While):
+            forever = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
+            yield from _expr_calls(stmt.test, always)
+            yield from _calls(stmt.body, always and forever)
+            yield from _calls(stmt.orelse, False)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            yield from _expr_calls(stmt.iter, always)
+            yield from _calls(stmt.body, always)
+            yield from _calls(stmt.orelse, False)
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            yield from _calls(stmt.body, always)
+            for handler in stmt.handlers:
+                yield from _calls(handler.body, False)
+            yield from _calls(stmt.orelse, False)
+            yield from _calls(stmt.finalbody, always)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                yield from _expr_calls(item.context_expr, always)
+            yield from _calls(stmt.body, always)
+        elif hasattr(ast, "Match") and isinstance(stmt, ast.Match):
+            yield from _expr_calls(stmt.subject, always)
+            for case in stmt.cases:
+                yield from _calls(case.body, False)
+        else:
+            yield from _expr_calls(stmt, always)
+
+
+def _expr_calls(node: ast.AST, always: bool) -> Iterator[tuple[ast.Call, bool]]:
+    if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return
+    if isinstance(node, ast.IfExp):
+        yield from _expr_calls(node.test, always)
+        yield from _expr_calls(node.body, False)
+        yield from _expr_calls(node.orelse, False)
+        return
+    if isinstance(node, ast.BoolOp):
+        yield from _expr_calls(node.values[0], always)
+        for value in node.values[1:]:
+            yield from _expr_calls(value, False)
+        return
+    if isinstance(node, ast.Call):
+        yield node, always
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.comprehension):
+            yield from _expr_calls(child.iter, always)
+            for test in child.ifs:
+                yield from _expr_calls(test, always)
+            continue
+        yield from _expr_calls(child, always)
