@@ -114,7 +114,7 @@ def _explain(
     from agentlint.explain.answer import explain as run_explain
     from agentlint.explain.index import load, read_memo, write_memo
     from agentlint.explain.render import render
-    from agentlint.explain.graph import GRAPH_VERSION, memo_nodes
+    from agentlint.explain.nodes import GRAPH_VERSION, memo_nodes
 
     def full_settings():
         return _settings(start, config_file, isolated, overrides, with_rules=True)

@@ -22,11 +22,6 @@ SYMBOL forms:
 
 from __future__ import annotations
 
-from agentlint.facts import notebooks
-from agentlint.engine.files import read_bytes
-from agentlint.facts.source import parse_lowered
-from agentlint.facts.source import parse_quietly as _parse_quietly
-
 import ast
 import bisect
 import difflib
@@ -35,9 +30,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentlint.engine.files import read_bytes
+from agentlint.explain.graph import Graph
 from agentlint.explain.index import MAX_TEXT_FILE, TEXT_SUFFIXES, ProjectFiles
 from agentlint.explain.kinds import GROUPS, classify
-from agentlint.explain.graph import MAIN, MODULE, Graph, NodeRef, reverse_reach
+from agentlint.explain.nodes import NodeRef
+from agentlint.explain.reach import reverse_reach
+from agentlint.facts import notebooks
+from agentlint.facts.source import parse_lowered
+from agentlint.facts.source import parse_quietly as _parse_quietly
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 MAX_VALUE_SEARCH = 200
@@ -568,7 +569,7 @@ def _string_constants(tree: ast.AST, lines: list[int]):
 
 
 def _explain_literal(answer, files, needles, matches, edge_kind, grep, text_needles) -> None:
-    import networkx as nx
+    import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
 
     graph = answer.graph
     sites: dict[NodeRef, list[int]] = {}

@@ -8,12 +8,12 @@ judge them, so the looser match is the right one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from agentlint.explain.graph import Graph, NodeRef
-
-from agentlint.knowledge.frameworks import AGENT_BASES, AGENT_CONSTRUCTOR_NAMES as AGENT_CONSTRUCTORS, CLI_DECORATORS, ENTRY_DECORATORS, FRAMEWORK_BASES, REGISTRATION_DECORATORS, ROUTE_DECORATORS, TEST_DECORATORS, TOOL_BASE_NAMES as TOOL_BASES, TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS, TOOL_DECORATOR_NAMES as TOOL_DECORATORS
+from agentlint.explain.nodes import MAIN, MODULE, NodeRef
+from agentlint.explain.resolve import Resolution
+from agentlint.knowledge.frameworks import AGENT_BASES, AGENT_CONSTRUCTOR_NAMES as AGENT_CONSTRUCTORS
+from agentlint.knowledge.frameworks import CLI_DECORATORS, FRAMEWORK_BASES, ROUTE_DECORATORS, TEST_DECORATORS
+from agentlint.knowledge.frameworks import TOOL_BASE_NAMES as TOOL_BASES, TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS
+from agentlint.knowledge.frameworks import TOOL_DECORATOR_NAMES as TOOL_DECORATORS
 from agentlint.knowledge.test_code import is_test_path
 
 GROUPS = ("tools and agents", "entry points", "tests")
@@ -30,7 +30,7 @@ def _is_mock(decorator: str) -> bool:
     return decorator.startswith("unittest.") or "mock" in decorator.split(".")[:-1]
 
 
-def _class_kind(graph: "Graph", ref: "NodeRef", framework: bool = False) -> str | None:
+def _class_kind(graph: Resolution, ref: NodeRef, framework: bool = False) -> str | None:
     """"tool" or "agent" when the class is a framework's own (`Agent`) or derives (in
     the project or from outside) from a known base; with ``framework``, also
     "framework" for the other framework-driven bases."""
@@ -51,15 +51,13 @@ def _class_kind(graph: "Graph", ref: "NodeRef", framework: bool = False) -> str 
     return None
 
 
-def framework_class(graph: "Graph", ref: "NodeRef") -> bool:
+def framework_class(graph: Resolution, ref: NodeRef) -> bool:
     """A class whose methods its framework calls (a tool, an agent, a graph node)."""
     return _class_kind(graph, ref, framework=True) is not None
 
 
-def classify(graph: "Graph", ref: "NodeRef") -> list[tuple[str, str]]:
+def classify(graph: Resolution, ref: NodeRef) -> list[tuple[str, str]]:
     """[(group, why)] for a node; empty for an ordinary function."""
-    from agentlint.explain.graph import MAIN, MODULE
-
     number, name = ref
     path = graph.entries[number].path
     out: list[tuple[str, str]] = []
@@ -114,7 +112,7 @@ def classify(graph: "Graph", ref: "NodeRef") -> list[tuple[str, str]]:
     return [x for x in out if not (x in seen or seen.add(x))]
 
 
-def _own_calls(graph: "Graph", ref: "NodeRef") -> list[str]:
+def _own_calls(graph: Resolution, ref: NodeRef) -> list[str]:
     number, name = ref
     view = graph.view(number)
     definition = view.defs.get(name)
