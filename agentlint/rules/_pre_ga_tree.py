@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from agentlint.knowledge import maf
 from agentlint.rules.lazy import lazy_types, libcst_module
 
-cst = libcst_module()
-
 from agentlint.knowledge.maf import ContentClass
+
+cst = libcst_module()
 
 MODULE_SCOPE = 0
 function_scopes = lazy_types("FunctionDef", "Lambda")

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
+from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
 
+from agentlint.facts.types import FileFacts, ImportFact
+from agentlint.rules.diagnostics import Diagnostic, Fix, Position, RelatedLocation, RuleMeta, Span
 from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()
-
-from agentlint.rules.diagnostics import Diagnostic, Fix, RelatedLocation, RuleMeta
-from agentlint.facts.types import FileFacts
-
-if TYPE_CHECKING:
-    from agentlint.facts.types import ImportFact
 
 
 @dataclass
@@ -194,8 +190,6 @@ class ModelRule:
         related: Iterable[RelatedLocation] = (),
     ) -> None:
         """Report at 1-based ``line``/``column`` (characters)."""
-        from agentlint.rules.diagnostics import Position, Span
-
         start = Position(line, column)
         end = Position(end_line or line, end_column if end_column is not None else column)
         self.found.append(
@@ -245,8 +239,6 @@ class ProjectRule:
         raise NotImplementedError
 
     def diagnostic(self, path: str, line: int, message: str, **kw: Any) -> Diagnostic:
-        from agentlint.rules.diagnostics import Span
-
         return Diagnostic(
             code=self.meta.code,
             name=self.meta.name,

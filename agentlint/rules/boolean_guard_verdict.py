@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 
 from agentlint.rules.lazy import libcst_module
 
-cst = libcst_module()
-
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
 from agentlint.rules.api import Rule, RuleContext, dotted_name
 from agentlint.rules.traversal import children, nested_scopes
 from agentlint.rules.diagnostics import RuleMeta
+
+cst = libcst_module()
 
 _DOCS = """\
 ## What it does

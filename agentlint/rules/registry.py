@@ -1,61 +1,65 @@
-"""The rule registry: every rule agentlint has, by code."""
+"""The rule registry: every rule agentlint has, by code. Adding a rule is adding its class
+to one of the three tuples below (and a docs page, `python -m agentlint.report.rule_docs`).
+
+Importing the rule modules is cheap (LibCST comes lazily, see ``lazy``); every run lists
+the rules anyway to read its configuration.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
+from agentlint.rules.api import ModelRule, ProjectRule, Rule
+from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
+from agentlint.rules.cost_formulas import DuplicatedCostFormula
+from agentlint.rules.cost_semantics import CachedTokensDoubleCounted, ReasoningTokensMiscounted
+from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
 from agentlint.rules.diagnostics import RuleMeta
+from agentlint.rules.fixed_step_in_tool import FixedStepInTool
+from agentlint.rules.no_tools_recognised import NoToolsRecognised
+from agentlint.rules.pre_ga_names import PreGaAgentFrameworkName, PreGaApprovalName
+from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
+from agentlint.rules.silent_broad_except import SilentBroadExcept
+from agentlint.rules.tool_boundary import ExceptionTextToModel, ModelSuppliedIdentifier
 
-if TYPE_CHECKING:
-    from agentlint.rules.api import ModelRule, ProjectRule, Rule
+PER_FILE_RULES: tuple[type[Rule], ...] = (BooleanGuardVerdict, SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
+"""Rules over one file's LibCST tree (one batched traversal)."""
+
+MODEL_RULES: tuple[type[ModelRule], ...] = (ModelSuppliedIdentifier, ExceptionTextToModel, FixedStepInTool)
+"""Per-file rules over the agent model (no LibCST parse)."""
+
+PROJECT_RULES: tuple[type[ProjectRule], ...] = (
+    DuplicatedCostFormula,
+    CachedTokensDoubleCounted,
+    ReasoningTokensMiscounted,
+    CostMayBeNone,
+    HardCodedPrice,
+    PromptAssembledInMultiplePlaces,
+    AgentAsToolTooDeep,
+    NoToolsRecognised,
+)
+"""Rules over the facts of every file of a project."""
 
 
-@lru_cache(maxsize=None)
-def per_file_rules() -> tuple[type["Rule"], ...]:
-    from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
-    from agentlint.rules.pre_ga_names import PreGaAgentFrameworkName, PreGaApprovalName
-    from agentlint.rules.silent_broad_except import SilentBroadExcept
-
-    return (BooleanGuardVerdict, SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
+def per_file_rules() -> tuple[type[Rule], ...]:
+    return PER_FILE_RULES
 
 
-@lru_cache(maxsize=None)
-def model_rules() -> tuple[type["ModelRule"], ...]:
-    """Per-file rules over the agent model (no LibCST parse)."""
-    from agentlint.rules.fixed_step_in_tool import FixedStepInTool
-    from agentlint.rules.tool_boundary import ExceptionTextToModel, ModelSuppliedIdentifier
-
-    return (ModelSuppliedIdentifier, ExceptionTextToModel, FixedStepInTool)
+def model_rules() -> tuple[type[ModelRule], ...]:
+    return MODEL_RULES
 
 
-@lru_cache(maxsize=None)
-def project_rules() -> tuple[type["ProjectRule"], ...]:
-    from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
-    from agentlint.rules.no_tools_recognised import NoToolsRecognised
-    from agentlint.rules.cost_formulas import DuplicatedCostFormula
-    from agentlint.rules.cost_semantics import CachedTokensDoubleCounted, ReasoningTokensMiscounted
-    from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
-    from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
-
-    return (
-        DuplicatedCostFormula,
-        CachedTokensDoubleCounted,
-        ReasoningTokensMiscounted,
-        CostMayBeNone,
-        HardCodedPrice,
-        PromptAssembledInMultiplePlaces,
-        AgentAsToolTooDeep,
-        NoToolsRecognised,
-    )
+def project_rules() -> tuple[type[ProjectRule], ...]:
+    return PROJECT_RULES
 
 
 @lru_cache(maxsize=None)
 def all_rules() -> dict[str, RuleMeta]:
     """Every code with its metadata, sorted by code."""
     metas = [*ENGINE_CODES, UNUSED_SUPPRESSION]
-    metas += [r.meta for r in per_file_rules()]
-    metas += [r.meta for r in model_rules()]
-    metas += [r.meta for r in project_rules()]
+    metas += [r.meta for r in PER_FILE_RULES]
+    metas += [r.meta for r in MODEL_RULES]
+    metas += [r.meta for r in PROJECT_RULES]
     return {m.code: m for m in sorted(metas, key=lambda m: m.code)}

@@ -17,13 +17,13 @@ from typing import Iterator
 
 from agentlint.rules.lazy import libcst_module
 
-cst = libcst_module()
-
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
 from agentlint.rules.api import Rule, RuleContext, dotted_name
 from agentlint.rules.traversal import nested_scopes
 from agentlint.rules.diagnostics import RuleMeta
+
+cst = libcst_module()
 
 _DOCS = """\
 ## What it does

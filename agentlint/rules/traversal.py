@@ -14,9 +14,9 @@ from typing import Callable, Iterable
 
 from agentlint.rules.lazy import lazy_types, libcst_module
 
-cst = libcst_module()
-
 from agentlint.rules.api import Rule
+
+cst = libcst_module()
 
 _SKIPPED_FIELDS = frozenset(
     {
