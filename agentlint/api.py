@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Sequence
 
-from agentlint.rules import registry
-from agentlint.engine.config import Settings, resolve_selector
 from agentlint.engine.analyze import analyze_content
+from agentlint.engine.config import Settings, resolve_selector
 from agentlint.engine.finalize import finalize
+from agentlint.rules import registry
 from agentlint.rules.builtin import ENGINE_CODES
 from agentlint.rules.diagnostics import Diagnostic
 

@@ -2,23 +2,21 @@
 
 What it measures, on one corpus, in one run:
 
-1. facts extraction: ``ast.parse`` + ``extract_facts`` of every file, one process, for
-   the working tree's ``agentlint/facts.py`` and (``--facts-baseline REV``) the one at a
-   git revision, interleaved, best of ``--repeat``;
+1. facts extraction: ``extract_facts`` over every parsed file, one process, for the
+   working tree's ``agentlint`` package and (``--facts-baseline REV``) the package at a
+   git revision (``git archive``), each in its own process, best of ``--repeat``;
 2. cold explain: an empty cache folder (every file analysed, the index written);
 3. warm explain: each ``--symbol`` once with no kept callers (the memo removed), then
    ``--repeat`` times (the question asked again), wall time of the whole process
    (interpreter start included), with the ``--timings`` breakdown.
 
-    python bench/explain_bench.py --corpus /work/corpus/src \\
+    python bench/explain_bench.py --corpus CORPUS/src \\
         --symbol SYSTEM_PROMPT --symbol MEMORY_READ_PROMPT_TEMPLATE --facts-baseline HEAD
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
-import importlib.util
 import os
 import statistics
 import subprocess
@@ -30,43 +28,55 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _facts_module(source: str, name: str):
-    path = Path(tempfile.mkdtemp()) / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+_FACTS_TIMER = """
+import ast, sys, time
+sys.path.insert(0, sys.argv[1])
+try:
+    from agentlint.facts.module import extract_facts
+except ImportError:  # a revision from before the packages by stage
+    from agentlint.facts import extract_facts
+from agentlint.api import settings_for
+try:
+    from agentlint.engine.discovery import discover
+except ImportError:
+    from agentlint.discovery import discover
+corpus, repeat = sys.argv[2], int(sys.argv[3])
+trees = []
+for path in discover([corpus], settings_for(root=corpus)).files:
+    try:
+        with open(path, "rb") as fh:
+            trees.append((path, ast.parse(fh.read())))
+    except (SyntaxError, ValueError, OSError, RecursionError):
+        pass
+best = float("inf")
+for _ in range(repeat):
+    started = time.process_time()
+    for path, tree in trees:
+        extract_facts(path, tree)
+    best = min(best, time.process_time() - started)
+print(len(trees), best)
+"""
+
+
+def _time_facts(package_root: str, corpus: str, repeat: int) -> tuple[int, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", _FACTS_TIMER, package_root, corpus, str(repeat)],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    return int(out[0]), float(out[1])
 
 
 def bench_facts(corpus: str, baseline: str | None, repeat: int) -> None:
-    sys.path.insert(0, str(ROOT))
-    from agentlint.api import settings_for
-    from agentlint.engine.discovery import discover
-
-    files = discover([corpus], settings_for(root=corpus)).files
-    trees = []
-    for path in files:
-        try:
-            with open(path, "rb") as fh:
-                trees.append((path, ast.parse(fh.read())))
-        except (SyntaxError, ValueError, OSError, RecursionError):
-            pass
-    modules = {"working tree": _facts_module((ROOT / "agentlint" / "facts.py").read_text(), "facts_now")}
+    roots = {"working tree": str(ROOT)}
     if baseline:
-        old = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{baseline}:agentlint/facts.py"], capture_output=True, text=True, check=True
-        ).stdout
-        modules[baseline] = _facts_module(old, "facts_base")
-    best = {name: float("inf") for name in modules}
-    for _ in range(repeat):
-        for name, module in modules.items():
-            started = time.process_time()
-            for path, tree in trees:
-                module.extract_facts(path, tree)
-            best[name] = min(best[name], time.process_time() - started)
-    print(f"facts extraction over {len(trees)} parsed files (CPU seconds, best of {repeat}):")
-    for name, seconds in best.items():
+        folder = tempfile.mkdtemp()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "agentlint"], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        roots[baseline] = folder
+    results = {name: _time_facts(root, corpus, repeat) for name, root in roots.items()}
+    files = next(iter(results.values()))[0]
+    print(f"facts extraction over {files} parsed files (CPU seconds, best of {repeat}):")
+    for name, (_files, seconds) in results.items():
         print(f"  {name:>14}: {seconds:.2f} s")
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentlint.adopt import baseline as bl
+from agentlint.report.identity import FindingKey, finding_keys
 from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 TOOLS = '''\
@@ -338,16 +339,16 @@ def test_finding_keys_and_fingerprints(tmp_path):
     source = "try:\n    pass\nexcept   Exception :\n    pass\ntry:\n    pass\nexcept Exception :\n    pass\n"
     path = str(write(tmp_path / "pkg" / "m.py", source))
     d1, d2 = diag(path, 3, 1, 21), diag(path, 7, 1, 19)
-    keys = bl.finding_keys([d2, d1], root=str(tmp_path), read_source=lambda p: source)
+    keys = finding_keys([d2, d1], root=str(tmp_path), read_source=lambda p: source)
     assert keys == [
-        bl.FindingKey("pkg/m.py", "AGL302", "except Exception :", 1),
-        bl.FindingKey("pkg/m.py", "AGL302", "except Exception :", 0),
+        FindingKey("pkg/m.py", "AGL302", "except Exception :", 1),
+        FindingKey("pkg/m.py", "AGL302", "except Exception :", 0),
     ]
     assert keys[0].fingerprint() != keys[1].fingerprint()
     assert re.fullmatch(r"[0-9a-f]{32}", keys[0].fingerprint())
     # Lines above move nothing.
     moved = "\n\n\n" + source
-    again = bl.finding_keys(
+    again = finding_keys(
         [diag(path, 6, 1, 21), diag(path, 10, 1, 19)], root=str(tmp_path), read_source=lambda p: moved
     )
     assert [k.fingerprint() for k in again] == [keys[1].fingerprint(), keys[0].fingerprint()]
@@ -359,7 +360,7 @@ def test_empty_span_uses_the_line_and_long_text_is_hashed(tmp_path):
     empty = Diagnostic("AGL900", "n", "m", "m.py", Span(Position(1, 12), Position(1, 12)))
     wide = Diagnostic("AGL302", "n", "m", "m.py", Span(Position(2, 1), Position(2, len(long_line) + 1)))
     unknown = Diagnostic("AGL002", "n", "m", "gone.py", Span.at_line(1))
-    k1, k2, k3 = bl.finding_keys(
+    k1, k2, k3 = finding_keys(
         [empty, wide, unknown], root=str(tmp_path), read_source=lambda p: source if p == "m.py" else None
     )
     assert k1.source == "import os # noqa: AGL302"
@@ -368,7 +369,7 @@ def test_empty_span_uses_the_line_and_long_text_is_hashed(tmp_path):
 
 
 def test_render_parse_round_trip():
-    keys = {bl.FindingKey("a.py", "AGL302", 'except "ü":', 0), bl.FindingKey("a.py", "AGL301", "x", 2)}
+    keys = {FindingKey("a.py", "AGL302", 'except "ü":', 0), FindingKey("a.py", "AGL301", "x", 2)}
     text = bl.render(keys)
     assert "ü" in text
     assert set(bl.parse(text).entries) == keys

@@ -1,5 +1,6 @@
 """Rule metadata has one source; the docs pages are rendered from it and kept in step."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,14 @@ def test_lint_rules_name_their_standard():
     for code, meta in all_rules().items():
         if not code.startswith(("AGL0", "AGL9")):
             assert "## Standard\n" in meta.docs, f"{code} does not say which standard it enforces"
+
+
+@pytest.mark.parametrize("code", sorted(all_rules()))
+def test_rule_page_names_where_the_rule_lives(code):
+    """From a code to its module, fixtures and page in one step: every path it names exists."""
+    root = DOCS.parent.parent
+    tail = render_rule(all_rules()[code]).split("## Where it lives\n", 1)[1]
+    paths = re.findall(r"`([\w./]+)`", tail)
+    assert paths and paths[0].startswith("agentlint/"), tail
+    for path in paths:
+        assert (root / path).exists(), f"{code}: `{path}` does not exist"

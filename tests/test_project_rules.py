@@ -140,7 +140,7 @@ def test_related_locations_in_every_format_that_can_carry_them(fmt):
     import io
     import json as jsonlib
 
-    from agentlint.report import Report, write_report
+    from agentlint.report.write import Report, write_report
 
     root = PROJECTS / "costs_dup"
     found = [d for d in check_project(root, ["AGL101"]) if d.path.endswith("billing.py")]

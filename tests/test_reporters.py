@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.report import FORMATS, RULE_DOCS_URL_BASE, Report, rule_url, write_report
+from agentlint.report._common import FORMATS, RULE_DOCS_URL_BASE, Report, rule_url
+from agentlint.report.write import write_report
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, RelatedLocation, RuleMeta, Span
 
 AGENT_SRC = (
@@ -148,10 +149,10 @@ def test_rule_url_uses_the_one_base() -> None:
 
 def test_formats_are_imported_lazily() -> None:
     code = (
-        "import sys, agentlint.report\n"
+        "import sys, agentlint.report.write\n"
         "loaded = [m for m in sys.modules if m.startswith('agentlint.report.')]\n"
-        "assert not loaded, loaded\n"
-        "assert 'agentlint.rules' not in sys.modules\n"
+        "assert sorted(loaded) == ['agentlint.report._common', 'agentlint.report.write'], loaded\n"
+        "assert 'agentlint.rules.registry' not in sys.modules\n"
     )
     root = Path(__file__).resolve().parent.parent
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root)

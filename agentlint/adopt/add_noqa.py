@@ -17,8 +17,6 @@ suppressed and are left.
 
 from __future__ import annotations
 
-from agentlint.facts.source import parse_quietly as _parse_quietly
-
 import ast
 import io
 import os
@@ -27,8 +25,11 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from agentlint.rules.builtin import ENGINE_CODE_SET
+from agentlint.engine.fixes import write_atomic
 from agentlint.engine.suppression import _NOQA
+from agentlint.facts.source import decode
+from agentlint.facts.source import parse_quietly as _parse_quietly
+from agentlint.rules.builtin import ENGINE_CODE_SET
 from agentlint.rules.diagnostics import Diagnostic
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -113,7 +114,6 @@ def plan_file(
     project_codes: frozenset[str] = frozenset(),
 ) -> tuple[_Plan, str]:
     """What `--add-noqa` would write for one file (and the encoding it is in)."""
-    from agentlint.facts.source import decode
 
     plan = _Plan(None)
     suppressible = [d for d in diagnostics if d.code not in ENGINE_CODE_SET]
@@ -173,7 +173,6 @@ def add_noqa(
     project_codes: frozenset[str] = frozenset(),
 ) -> Outcome:
     """Add directives for ``diagnostics`` (a run's final findings) to their files."""
-    from agentlint.engine.fixes import write_atomic
 
     outcome = Outcome()
     by_path: dict[str, list[Diagnostic]] = {}

@@ -1,5 +1,5 @@
-"""`check --baseline`, `--write-baseline` and `--add-noqa`: the glue between `cli.check`
-and ``baseline.py`` / ``add_noqa.py``. Everything here runs after the findings are
+"""`check --baseline`, `--write-baseline` and `--add-noqa`: the glue between `agentlint check` (``cli.check``)
+and ``baseline`` / ``add_noqa``. Everything here runs after the findings are
 final (project phase, `per-file-ignores`, `# noqa`). Notes go to stderr, so a machine
 format on stdout is never disturbed.
 
@@ -11,12 +11,18 @@ not fail a run: they are listed on stderr, and `--write-baseline` removes them);
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import click
 
+from agentlint.adopt import baseline as bl
+from agentlint.adopt.add_noqa import add_noqa
+from agentlint.engine.finalize import file_diagnostics, has_internal_errors
+from agentlint.report.identity import file_reader
+from agentlint.rules import registry
 from agentlint.rules.diagnostics import Diagnostic
 
 MAX_STALE_LISTED = 20
@@ -51,9 +57,7 @@ class Adoption:
         quiet: bool,
         fail: Callable[[str], None],
     ) -> list[Diagnostic]:
-        from agentlint.adopt import baseline as bl
-
-        read = bl.file_reader(stdin)
+        read = file_reader(stdin)
         scope = bl.Scope.of(checked, settings.enabled, settings.root)
         if self.write_baseline_file:
             self._write(diagnostics, scope, read, fail)
@@ -65,9 +69,6 @@ class Adoption:
         return diagnostics
 
     def _write(self, diagnostics, scope, read, fail) -> None:
-        from agentlint.adopt import baseline as bl
-        from agentlint.engine.finalize import has_internal_errors
-
         path = self.write_baseline_file
         try:
             written = bl.write(path, diagnostics, scope, read, self.loaded)  # type: ignore[arg-type]
@@ -83,8 +84,6 @@ class Adoption:
         sys.exit(0)
 
     def _filter(self, diagnostics, scope, read, quiet: bool) -> list[Diagnostic]:
-        from agentlint.adopt import baseline as bl
-
         outcome = bl.apply(diagnostics, self.loaded, scope, read)  # type: ignore[arg-type]
         if outcome.matched and not quiet:
             were = "finding is" if outcome.matched == 1 else "findings are"
@@ -103,13 +102,9 @@ class Adoption:
         return outcome.new
 
     def _add_noqa(self, diagnostics, settings) -> list[Diagnostic]:
-        from agentlint.adopt.add_noqa import add_noqa
-        from agentlint.engine.finalize import file_diagnostics
-
         def recheck(path: str, content: bytes):
             return file_diagnostics(path, content, settings)
 
-        from agentlint.rules import registry
 
         project_codes = frozenset(r.meta.code for r in registry.project_rules())
         outcome = add_noqa(diagnostics, recheck, lambda m: self.notes.append(f"agentlint: warning: {m}"), project_codes)
@@ -133,7 +128,6 @@ def prepare(
     broken baseline stops the run at once (exit 2, naming the file and the line)."""
     if not (baseline_file or write_baseline_file or add_noqa):
         return None
-    from agentlint.adopt import baseline as bl
 
     if baseline_file and write_baseline_file:
         fail("--baseline and --write-baseline cannot be combined (--write-baseline reads the existing file itself)")
@@ -148,8 +142,6 @@ def prepare(
         if baseline_file:
             adoption.loaded = bl.Baseline.load(baseline_file)
         elif write_baseline_file:
-            import os
-
             if os.path.exists(write_baseline_file):
                 adoption.loaded = bl.Baseline.load(write_baseline_file)
     except bl.BaselineError as exc:

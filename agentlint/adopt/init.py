@@ -10,16 +10,24 @@ with `--force`; an `agentlint.toml` (which wins over `pyproject.toml`) stops it.
 
 from __future__ import annotations
 
-from agentlint.facts.source import parse_quietly as _parse_quietly
-
 import ast
 import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import click
+import tomlkit
+from tomlkit.exceptions import ParseError
+
+from agentlint import DISTRIBUTION
+from agentlint.engine.config import Settings
+from agentlint.engine.discovery import discover
+from agentlint.engine.files import atomic_write
+from agentlint.facts.source import parse_quietly as _parse_quietly
+from agentlint.knowledge.frameworks import FRAMEWORK_NAMES, framework_of
+from agentlint.rules.registry import all_rules
 
 MAX_SUGGESTIONS = 5
 MAX_SCANNED_BYTES = 1024 * 1024
@@ -50,14 +58,6 @@ class Findings:
 
 def scan(folder: Path) -> Findings:
     """Frameworks imported and candidate functions, from the files `check` would read."""
-    from agentlint.engine.config import Settings
-    from agentlint.engine.discovery import discover
-
-    try:
-        from agentlint.knowledge.frameworks import framework_of
-    except ImportError:  # pragma: no cover - the framework tables are part of agentlint
-        framework_of = None  # type: ignore[assignment]
-
     found = Findings()
     root = folder.resolve()
     files = discover([str(folder)], Settings(root=str(root))).files
@@ -70,15 +70,14 @@ def scan(folder: Path) -> Findings:
         except OSError:
             continue
         found.files += 1
-        if framework_of is not None:
-            seen = set()
-            for match in _IMPORT.finditer(content):
-                names = match.group(1) or match.group(2)
-                for name in re.split(rb"[ \t]*,[ \t]*", names):
-                    framework = framework_of(name.decode("ascii", "replace"))
-                    if framework:
-                        seen.add(framework)
-            found.frameworks.update(seen)
+        seen = set()
+        for match in _IMPORT.finditer(content):
+            names = match.group(1) or match.group(2)
+            for name in re.split(rb"[ \t]*,[ \t]*", names):
+                framework = framework_of(name.decode("ascii", "replace"))
+                if framework:
+                    seen.add(framework)
+        found.frameworks.update(seen)  # files per framework
         if _is_test(path, root):
             continue
         wants_cost = _COST_DEF.search(content) is not None
@@ -159,8 +158,6 @@ def _rule_for(setting: str, fallback: str) -> str:
     """The code of the rule that declares ``setting`` (another engineer's rule may not be
     registered yet: the suggestion is a comment either way)."""
     try:
-        from agentlint.rules.registry import all_rules
-
         for code, meta in all_rules().items():
             if setting in meta.settings:
                 return code
@@ -178,7 +175,6 @@ def _names(values: list[str]) -> tuple[str, str]:
 
 def table_text(found: Findings) -> str:
     """The `[tool.agentlint]` table, as TOML text (comments only: every line a hint)."""
-    from agentlint import DISTRIBUTION
 
     lines = [
         "[tool.agentlint]",
@@ -186,8 +182,6 @@ def table_text(found: Findings) -> str:
         "# line below is a suggestion. Every key: docs/configuration.md.",
     ]
     if found.frameworks:
-        from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
-
         seen = ", ".join(
             f"{FRAMEWORK_NAMES.get(fw, fw)} ({count} file{'' if count == 1 else 's'})"
             for fw, count in sorted(found.frameworks.items(), key=lambda item: (-item[1], item[0]))
@@ -235,10 +229,7 @@ class Written:
 
 def write_table(folder: Path, text: str, *, force: bool) -> Written:
     """Put the table ``text`` into ``folder/pyproject.toml`` (created if missing)."""
-    import tomlkit
-    from tomlkit.exceptions import ParseError
 
-    from agentlint.engine.files import atomic_write
 
     if (folder / "agentlint.toml").is_file():
         raise InitError(
@@ -287,41 +278,9 @@ def write_table(folder: Path, text: str, *, force: bool) -> Written:
 
 
 def _mode(path: Path) -> int | None:
-    import stat
-
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
         return None
 
 
-@click.command()
-@click.argument("folder", required=False, default=".", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--force", is_flag=True, help="Replace an existing [tool.agentlint] table.")
-def init(folder: Path, force: bool) -> None:
-    """Write a [tool.agentlint] table into FOLDER/pyproject.toml (default: here).
-
-    The table holds commented suggestions from the code: the frameworks it imports,
-    candidate cost formulas and prompt composers. Comments and layout of an existing
-    pyproject.toml are kept.
-    """
-    import sys
-
-    if not folder.is_dir():
-        click.echo(f"agentlint: error: {folder}: no such folder", err=True)
-        sys.exit(2)
-    found = scan(folder)
-    try:
-        written = write_table(folder, table_text(found), force=force)
-    except InitError as exc:
-        click.echo(f"agentlint: error: {exc}", err=True)
-        sys.exit(2)
-    action = "created" if written.created else "replaced the table in" if written.replaced else "added the table to"
-    click.echo(f"agentlint init: {action} {written.path}")
-    if found.frameworks:
-        click.echo(f"  frameworks seen: {', '.join(sorted(found.frameworks))}")
-    for setting, names in ((COST_SETTING, found.cost_functions), (PROMPT_SETTING, found.prompt_composers)):
-        if names:
-            click.echo(f"  suggested {setting} (commented out): {', '.join(names[:MAX_SUGGESTIONS])}")
-    click.echo("Next: `agentlint check --write-baseline agentlint-baseline.json` records today's findings;")
-    click.echo("then `agentlint check --baseline agentlint-baseline.json` reports only new ones.")

@@ -1,7 +1,8 @@
-"""`agentlint explain SYMBOL [PATHS]` (registered by ``agentlint.cli`` when present)."""
+"""`agentlint explain SYMBOL [PATHS]`: the blast radius of a prompt, a model alias or any symbol."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -10,16 +11,17 @@ from typing import Sequence
 
 import click
 
+from agentlint.cli.common import fail
 from agentlint.cli.options import caching, configuration, file_selection
+from agentlint.engine.config import ConfigError, Overrides, load_settings, locate, read
+from agentlint.explain.answer import UsageError, parse_symbol
+from agentlint.explain.answer import explain as run_explain
+from agentlint.explain.index import load, read_memo, write_memo
+from agentlint.explain.nodes import GRAPH_VERSION, memo_nodes
+from agentlint.explain.render import render
+from agentlint.rules import registry
 
-EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
-
-
-def _fail(message: str, details: Sequence[str] = ()) -> "NoReturn":  # type: ignore[name-defined]
-    click.echo(f"agentlint: error: {message}", err=True)
-    for line in details:
-        click.echo(f"  {line}", err=True)
-    sys.exit(EXIT_USAGE)
+EXIT_FOUND, EXIT_NOTHING = 0, 1
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -61,7 +63,6 @@ def explain(
 
     Exit status: 0 something was found, 1 nothing was, 2 usage or configuration error.
     """
-    import gc
 
     # A short run that allocates millions of small lists (decoded facts) and frees
     # nothing cyclic: the cycle collector would only rescan them (about a third of
@@ -83,19 +84,17 @@ def _explain(
     config_file, isolated, cache_dir, no_cache, jobs, timings,
 ) -> None:
     started = time.perf_counter()
-    from agentlint.engine.config import ConfigError, Overrides
-    from agentlint.explain.answer import UsageError, parse_symbol
 
     try:
         parse_symbol(symbol)
     except UsageError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     paths_list = list(paths) or ["."]
     if "-" in paths_list:
-        _fail("explain reads files, not stdin: give folders or files")
+        fail("explain reads files, not stdin: give folders or files")
     for given in paths_list:
         if not os.path.exists(given):
-            _fail(f"`{given}`: no such file or folder")
+            fail(f"`{given}`: no such file or folder")
     overrides = Overrides(
         exclude=list(exclude) or None,
         extend_exclude=list(extend_exclude) or None,
@@ -106,15 +105,11 @@ def _explain(
     try:
         settings = _settings(start, config_file, isolated, overrides, with_rules=False)
     except ConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     settings_done = time.perf_counter()
     if not paths:
         _note_project_above()
 
-    from agentlint.explain.answer import explain as run_explain
-    from agentlint.explain.index import load, read_memo, write_memo
-    from agentlint.explain.render import render
-    from agentlint.explain.nodes import GRAPH_VERSION, memo_nodes
 
     def full_settings():
         return _settings(start, config_file, isolated, overrides, with_rules=True)
@@ -125,7 +120,7 @@ def _explain(
     try:
         answer = run_explain(files, symbol, depth=depth, grep=not no_grep, memo=memo)
     except UsageError as exc:
-        _fail(str(exc), exc.candidates)
+        fail(str(exc), exc.candidates)
     answered = time.perf_counter()
     text = render(answer, fmt)
     if output_file:
@@ -186,14 +181,12 @@ def _settings(start: Path, config_file: Path | None, isolated: bool, overrides, 
     (about a third of a warm answer); they are loaded only when the configuration
     names rules (so it is validated as `check` validates it) or when files must be
     analysed (their per-file cache key includes the selected rules)."""
-    from agentlint.engine.config import load_settings, locate, read
 
     if not with_rules:
         path = config_file if config_file is not None else (None if isolated else locate(start))
         table = read(path) if path is not None and path.is_file() else {}
         if not _RULE_KEYS & set(table):
             return load_settings(start=start, config_file=config_file, isolated=isolated, overrides=overrides, rules={})
-    from agentlint.rules import registry
 
     return load_settings(
         start=start, config_file=config_file, isolated=isolated, overrides=overrides, rules=registry.all_rules()

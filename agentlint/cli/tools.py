@@ -15,14 +15,16 @@ from typing import Sequence
 
 import click
 
+from agentlint.cli.common import fail
 from agentlint.cli.options import caching, configuration, file_selection
+from agentlint.engine import cross_module_tools
+from agentlint.engine.config import ConfigError, Overrides, load_settings
+from agentlint.engine.discovery import discover, display_path
+from agentlint.engine.run import run
+from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
+from agentlint.rules import registry
 
-EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
-
-
-def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]
-    click.echo(f"agentlint: error: {message}", err=True)
-    sys.exit(EXIT_USAGE)
+EXIT_FOUND, EXIT_NOTHING = 0, 1
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,19 +52,14 @@ def tools(
 
     Exit status: 0 tools were found, 1 none were, 2 usage or configuration error.
     """
-    from agentlint.rules import registry
-    from agentlint.engine.config import ConfigError, Overrides, load_settings
-    from agentlint.engine.discovery import discover, display_path
-    from agentlint.engine.run import run
-    from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
 
     paths_list = list(paths) or ["."]
     for given in paths_list:
         if given == "-" or not os.path.exists(given):
-            _fail(f"`{given}`: no such file or folder")
+            fail(f"`{given}`: no such file or folder")
     unknown = [f for f in frameworks if f not in FRAMEWORK_NAMES]
     if unknown:
-        _fail(f"unknown framework `{unknown[0]}`; one of: {', '.join(sorted(FRAMEWORK_NAMES))}")
+        fail(f"unknown framework `{unknown[0]}`; one of: {', '.join(sorted(FRAMEWORK_NAMES))}")
     try:
         settings = load_settings(
             start=Path(paths_list[0]),
@@ -77,14 +74,13 @@ def tools(
             rules=registry.all_rules(),
         )
     except ConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     found = discover(paths_list, settings)
     result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
-    from agentlint.engine import cross_module_tools as external_tools
 
     # functions of one module passed as tools in another become tools there
     all_facts: dict = {}
-    for group in external_tools.declare_in_projects(
+    for group in cross_module_tools.declare_in_projects(
         {p: r.facts for p, r in result.results.items()}, settings, with_rules=False
     )[1]:
         all_facts.update(group)

@@ -15,7 +15,8 @@ from agentlint.engine.config import Settings
 from agentlint.engine.cst_pass import run_cst_rules, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
 from agentlint.facts import notebooks
-from agentlint.facts.agents.model import build as build_model, worth_modelling
+from agentlint.facts.agents.model import build as build_model
+from agentlint.facts.agents.model import worth_modelling
 from agentlint.facts.agents.receivers import Knowledge, frameworks_of
 from agentlint.facts.module import extract_facts
 from agentlint.facts.module_names import module_name_for
@@ -23,7 +24,13 @@ from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.api import ModelContext
-from agentlint.rules.builtin import INTERNAL_ERROR, SYNTAX_ERROR, UNREADABLE_FILE, crash_diagnostic, engine_diagnostic
+from agentlint.rules.builtin import (
+    INTERNAL_ERROR,
+    SYNTAX_ERROR,
+    UNREADABLE_FILE,
+    crash_diagnostic,
+    engine_diagnostic,
+)
 from agentlint.rules.diagnostics import Diagnostic
 
 
@@ -90,7 +97,7 @@ def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult
 
 
 def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResult:
-    """A notebook is analysed as the Python of its code cells (notebooks.py), in virtual
+    """A notebook is analysed as the Python of its code cells (``facts.notebooks``), in virtual
     lines; ``finalize`` maps the findings to cells. Outputs (images) do not count
     towards `max-file-size`, only the code does."""
     try:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+import pathspec
+
 from agentlint import __version__
 from agentlint.facts.module import FACTS_VERSION
 from agentlint.rules.builtin import ENGINE_CODES
@@ -120,7 +122,7 @@ class Settings:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     project_roots: tuple[str, ...] = ()
     """`project-roots`: folders (absolute) that bound the projects of the project-wide
-    rules; empty: detected from project markers (see projects.py)."""
+    rules; empty: detected from project markers (see ``boundaries``)."""
     tests: tuple[tuple[str, str], ...] = DEFAULT_TESTS
     """What happens to findings in test code: (selector, mode), the longest selector
     matching a code wins; `default` matches every code."""
@@ -153,8 +155,6 @@ class Settings:
         """Codes switched off for this file by `per-file-ignores`."""
         if not self.per_file_ignores:
             return frozenset()
-        import pathspec
-
         out: set[str] = set()
         for pattern, codes in self.per_file_ignores:
             spec = pathspec.GitIgnoreSpec.from_lines([pattern])

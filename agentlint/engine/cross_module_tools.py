@@ -88,7 +88,7 @@ def declare(
 def declare_in_projects(
     facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
 ) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
-    """``declare`` within each project (``projects.py``): the findings, and each
+    """``declare`` within each project (``engine.boundaries``): the findings, and each
     project's facts with the tools declared from other modules added."""
     found: list[Diagnostic] = []
     groups = split_by_project(facts, ProjectMap(settings))

@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
+import pathspec
+
 from agentlint.engine.config import Settings
 
 
@@ -33,8 +35,6 @@ def display_path(path: str) -> str:
 
 class _Matcher:
     def __init__(self, settings: Settings) -> None:
-        import pathspec
-
         self._pathspec = pathspec
         self.root = settings.root
         self.excludes = pathspec.GitIgnoreSpec.from_lines([*settings.exclude, *settings.extend_exclude])

@@ -10,9 +10,9 @@ from typing import Iterable, Mapping
 
 from agentlint.engine.analyze import FileResult, analyze_content
 from agentlint.engine.config import Settings
+from agentlint.engine.notebook_cells import to_cells
 from agentlint.engine.project import project_phase
 from agentlint.engine.suppression import apply_suppressions
-from agentlint.facts import notebooks
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge.test_code import is_test_path
 from agentlint.rules import registry
@@ -56,7 +56,7 @@ def finalize(
         if kept and is_test_path(_relative(path, settings.root)):
             kept = _in_test_code(kept, settings)
         out += kept
-    out = notebooks.to_cells(out, {p: r.cells for p, r in results.items() if r.cells})
+    out = to_cells(out, {p: r.cells for p, r in results.items() if r.cells})
     out.sort(key=Diagnostic.sort_key)
     return out
 

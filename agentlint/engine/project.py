@@ -23,7 +23,7 @@ def project_phase_wanted(settings: Settings) -> bool:
 
 
 def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
-    """The project rules, run once per project (projects.py: a monorepo of independent
+    """The project rules, run once per project (``boundaries``: a monorepo of independent
     applications is several projects, which never see each other's facts)."""
     selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
     if not facts:

@@ -15,7 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine import boundaries
-from agentlint.engine.analyze import FileResult, analyze_content, facts_only_json, unreadable
+from agentlint.engine.analyze import (
+    FileResult,
+    analyze_content,
+    facts_only_json,
+    unreadable,
+)
 from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
@@ -112,7 +117,7 @@ def run(
     ``paths`` are the paths given on the command line (`files` were discovered from
     them). When they do not cover a project of the files (pre-commit passes changed
     files), the project rules also see the project's other files, through their
-    cached facts (see projects.py), and report only in ``files``."""
+    cached facts (see ``boundaries``), and report only in ``files``."""
     if keep_facts is None:
         # `check`: only the facts the project rules read, and only when one is selected
         keep_facts = "project" if project_phase_wanted(settings) else False
@@ -156,7 +161,7 @@ def facts_json(
 ) -> Iterable[tuple[str, dict[str, Any]]]:
     """(path, facts in their JSON form, as cached) for each of ``files``: what
     `explain` indexes, one file at a time. The facts come from `check`'s full result
-    when the cache has one, else from a facts-only entry (``projects.facts_only_key``);
+    when the cache has one, else from a facts-only entry (``cache.facts_only_key``);
     a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
     of a full analysis), in the process pool, and stored facts-only. No project phase
     runs and no result is decoded."""

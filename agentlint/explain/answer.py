@@ -344,7 +344,7 @@ def explain(
     files: ProjectFiles, raw: str, depth: int | None = None, grep: bool = True, memo: dict | None = None
 ) -> Answer:
     """The answer for SYMBOL ``raw``. ``memo``: predecessors kept from earlier questions on
-    the same index (``explain_index.read_memo``); the new ones are in ``answer.graph.memo_out``."""
+    the same index (``index.read_memo``); the new ones are in ``answer.graph.memo_out``."""
     query = parse_symbol(raw)
     if query.mode == "file" and _IDENTIFIER.match(query.value) and not _files_named(files, query.value):
         query = Query(raw, "symbol", query.value)  # `app.prompts.md`: no such file, so a symbol
@@ -650,7 +650,7 @@ def to_json(answer: Answer) -> dict[str, Any]:
         return described[node]["id"] if node in described else str(node)
 
     def lines_of(node: Any, lines: list) -> list:
-        # In a notebook, a use's line is given as "cell N:L" (see notebooks.py).
+        # In a notebook, a use's line is given as "cell N:L" (see ``facts.notebooks``).
         path = graph.entries[node[0]].path if isinstance(node, tuple) else None
         if not path or not notebooks.is_notebook(path):
             return lines

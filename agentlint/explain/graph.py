@@ -51,10 +51,18 @@ tests and small projects); both agree by construction (one resolver).
 from __future__ import annotations
 
 from agentlint.explain.kinds import framework_class
-from agentlint.explain.nodes import CONSTRUCTOR_METHODS, MAIN, MODULE, _UNRESOLVED, Edge, FileView, NodeRef, _counts_when_stopped
+from agentlint.explain.nodes import (
+    _UNRESOLVED,
+    CONSTRUCTOR_METHODS,
+    MAIN,
+    MODULE,
+    Edge,
+    FileView,
+    NodeRef,
+    _counts_when_stopped,
+)
 from agentlint.explain.resolve import Resolution
 from agentlint.knowledge.frameworks import REGISTRATION_DECORATORS
-
 
 _EDGE_RANK = {
     "calls": 0, "reads": 1, "inherits": 2, "uses": 3, "registers": 4, "constructs": 5, "defines": 6, "member": 7,

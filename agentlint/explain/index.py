@@ -1,7 +1,7 @@
 """The project's facts for `explain`, loaded fast: one index file next to the cache.
 
 `explain` needs the facts of every file of the project and the list of text files the
-grep fallback searches. Both come from the per-file cache (``engine.facts_json``) the first
+grep fallback searches. Both come from the per-file cache (``engine.run.facts_json``) the first
 time, and are then kept in one index file per (paths, settings, working folder):
 
 - a header (JSON, one line): the folders walked and their mtimes, the `.gitignore`
@@ -17,7 +17,7 @@ time, and are then kept in one index file per (paths, settings, working folder):
 
 A warm `explain` stats the folders (a file added, removed or renamed changes its
 folder's mtime), the `.gitignore` files and each Python file. Unchanged files are taken
-from the index without reading them; changed or new files go through ``engine.facts_json``
+from the index without reading them; changed or new files go through ``engine.run.facts_json``
 (the per-file cache, analysing only misses), and the index is rewritten atomically.
 Facts are decoded only for the files the question touches (found through the
 postings). A missing, stale or corrupt index is rebuilt; it never blocks an answer.
@@ -28,6 +28,7 @@ is re-read and compared by content hash, as git does for racy index entries.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -37,11 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from agentlint import __version__
+from agentlint.engine.cache import Cache
 from agentlint.engine.config import Settings
-from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
-from agentlint.facts.module import FACTS_VERSION
+from agentlint.engine.discovery import _Matcher, display_path, walk_tree
 from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
+from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
+from agentlint.facts.module import FACTS_VERSION
 
 INDEX_FORMAT = 7
 RACY_NS = 2_000_000_000
@@ -300,9 +303,7 @@ def walk(paths: list[str], settings: Settings) -> Walk:
     """The Python files `check` would check (the same order as ``discovery.discover``),
     plus the text files, the folders walked (with mtimes) and the `.gitignore` files
     consulted, honouring the same excludes and `.gitignore` rules."""
-    import errno
 
-    from agentlint.engine.discovery import _Matcher, display_path, walk_tree
 
     out = Walk()
     matcher = _Matcher(settings)
@@ -484,8 +485,6 @@ def _walk_still_valid(header: dict) -> bool:
 
 
 def _content_key(path: str) -> str | None:
-    from agentlint.engine.cache import Cache
-
     try:
         with open(path, "rb") as fh:
             return Cache.key(path, fh.read())
@@ -505,7 +504,7 @@ def load(
     """Every file's facts for ``paths``; see the module docstring.
 
     ``analyse`` gives (path, facts as JSON) for the paths it is passed (default:
-    ``engine.facts_json`` with the settings that ``full_settings`` gives, the rules
+    ``engine.run.facts_json`` with the settings that ``full_settings`` gives, the rules
     loaded, so its per-file cache entries are the ones `check` reads and writes).
     """
     started = time.perf_counter()
@@ -628,7 +627,6 @@ def _engine_facts(
     settings: Settings, use_cache: bool, jobs: int | None
 ) -> Callable[[list[str]], Iterable[tuple[str, dict[str, Any]]]]:
     def analyse(files: list[str]) -> Iterable[tuple[str, dict[str, Any]]]:
-
         return facts_json(files, settings, jobs=jobs, use_cache=use_cache)
 
     return analyse

@@ -1,6 +1,6 @@
 """What kind of place a node of the graph is: a tool, an agent, an entry point, a test.
 
-The names come from ``frameworks.py`` (the one place for framework knowledge); here they
+The names come from ``knowledge.frameworks`` (the one place for framework knowledge); here they
 are matched on the last segment of the resolved dotted name, so ``agents.function_tool``,
 ``@function_tool`` and ``@agent.tool`` all count: explain groups callers, it does not
 judge them, so the looser match is the right one.
@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from agentlint.explain.nodes import MAIN, MODULE, NodeRef
 from agentlint.explain.resolve import Resolution
-from agentlint.knowledge.frameworks import AGENT_BASES, AGENT_CONSTRUCTOR_NAMES as AGENT_CONSTRUCTORS
-from agentlint.knowledge.frameworks import CLI_DECORATORS, FRAMEWORK_BASES, ROUTE_DECORATORS, TEST_DECORATORS
-from agentlint.knowledge.frameworks import TOOL_BASE_NAMES as TOOL_BASES, TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS
+from agentlint.knowledge.frameworks import (
+    AGENT_BASES,
+    CLI_DECORATORS,
+    FRAMEWORK_BASES,
+    ROUTE_DECORATORS,
+    TEST_DECORATORS,
+)
+from agentlint.knowledge.frameworks import AGENT_CONSTRUCTOR_NAMES as AGENT_CONSTRUCTORS
+from agentlint.knowledge.frameworks import TOOL_BASE_NAMES as TOOL_BASES
+from agentlint.knowledge.frameworks import TOOL_CONSTRUCTOR_NAMES as TOOL_CONSTRUCTORS
 from agentlint.knowledge.frameworks import TOOL_DECORATOR_NAMES as TOOL_DECORATORS
 from agentlint.knowledge.test_code import is_test_path
 

@@ -80,7 +80,7 @@ class FileView:
     path: str
     module: str
     uses_text: str
-    """Calls and reads as text lines (see ``explain_index.encode_facts``)."""
+    """Calls and reads as text lines (see ``index.encode_facts``)."""
     imports: dict[str, str]
     import_list: list[list]
     stars: list[str]
@@ -150,7 +150,7 @@ class FileView:
 
 
 def uses_mentioning(text: str, segment: str) -> list[tuple[str, str, int, bool]]:
-    """(scope, dotted, line, is_call) of the use lines (``explain_index.encode_facts``)
+    """(scope, dotted, line, is_call) of the use lines (``index.encode_facts``)
     whose dotted name has ``segment`` as a part."""
     found: list[tuple[str, str, int, bool]] = []
     seen: set[int] = set()

@@ -11,8 +11,20 @@ from typing import Any, Iterable
 
 from agentlint.engine.boundaries import ProjectMap
 from agentlint.explain.nodes import (
-    MAIN, MAX_HOPS, MODULE, SELF_NAMES, _STDLIB, Definition, Edge, FileView, NodeRef, _SegmentUses,
-    _counts_when_stopped, _namespace_names, _view, uses_mentioning,
+    _STDLIB,
+    MAIN,
+    MAX_HOPS,
+    MODULE,
+    SELF_NAMES,
+    Definition,
+    Edge,
+    FileView,
+    NodeRef,
+    _counts_when_stopped,
+    _namespace_names,
+    _SegmentUses,
+    _view,
+    uses_mentioning,
 )
 
 

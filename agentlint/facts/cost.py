@@ -25,7 +25,7 @@ Token × constant conversions that are not money (`tokens * 4` characters,
 `tokens * 0.75` words, `len(text) / 4`) have no price factor and are not terms.
 
 The same walk records cost values set to None (AGL104) and hard-coded price tables and
-constants (AGL105). Everything is read from the stdlib ``ast`` tree that facts.py
+constants (AGL105). Everything is read from the stdlib ``ast`` tree that the module facts
 builds; files whose text has no token and no price vocabulary are skipped by regex.
 """
 
@@ -37,7 +37,6 @@ from typing import Callable
 
 from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
 from agentlint.facts.types import CostTermFact, SiteFact
-
 
 # -- cheap prefilters over the source text -------------------------------------------
 

@@ -70,8 +70,18 @@ from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES, dotted
 from agentlint.facts.bindings import ELEMENTS, NOT_A_RECEIVER_TYPE, ReceiverTypes
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.scopes import (
-    BRANCHING, DEF_TYPES, SCOPE_NODES, UNSET, ClassBody, Types, callee, expression_locals, function_locals,
-    is_main_test, join_scopes, target_names,
+    BRANCHING,
+    DEF_TYPES,
+    SCOPE_NODES,
+    UNSET,
+    ClassBody,
+    Types,
+    callee,
+    expression_locals,
+    function_locals,
+    is_main_test,
+    join_scopes,
+    target_names,
 )
 from agentlint.facts.types import CallFact, DefinitionFact, FileFacts, ReferenceFact
 

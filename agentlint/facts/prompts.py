@@ -34,10 +34,9 @@ import hashlib
 import re
 from typing import Callable
 
-from agentlint.facts.ast_helpers import dotted as _dotted
 from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
+from agentlint.facts.ast_helpers import dotted as _dotted
 from agentlint.facts.types import PromptSiteFact
-
 
 PROMPT_KWARGS = frozenset({
     "instructions", "system_prompt", "system", "system_message", "instruction", "prompt", "backstory",

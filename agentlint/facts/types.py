@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agentlint.knowledge.frameworks import framework_of
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ class AgentFact:
 
 @dataclass(frozen=True)
 class CostTermFact:
-    """One priced term of a cost formula: a token count times a price (see cost_facts.py).
+    """One priced term of a cost formula: a token count times a price (see ``facts.cost``).
 
     A formula such as `(prompt - cached) * p_in + cached * p_cached + completion * p_out`
     contributes one term per token operand after the products are distributed."""
@@ -210,7 +211,7 @@ class SiteFact:
 
 @dataclass(frozen=True)
 class PromptSiteFact:
-    """A place that assembles a prompt (see prompt_facts.py)."""
+    """A place that assembles a prompt (see ``facts.prompts``)."""
 
     scope: str
     kind: str
@@ -287,8 +288,6 @@ class FileFacts:
     def _decode(data: dict[str, Any], *, full: bool) -> "FileFacts":
         imports = (ImportFact(**d) for d in data["imports"])
         if not full:
-            from agentlint.knowledge.frameworks import framework_of
-
             # only the framework imports (AGL901 names the first one): every file's
             # imports would be most of the project facts' memory
             imports = (i for i in imports if framework_of(i.qualified))

@@ -1,12 +1,59 @@
-"""Helpers shared by several formats (kept free of heavy imports)."""
+"""What every format shares: the ``Report`` a run hands to a writer, the rule
+documentation URLs, source lines for code frames, and path helpers (kept free of heavy
+imports)."""
 
 from __future__ import annotations
 
 import os
 import re
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
 
-from agentlint.rules.diagnostics import Diagnostic
+from agentlint.facts import notebooks
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta
+
+FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
+
+HOMEPAGE_URL = "https://agentlint.dev"
+"""The project's home page (SARIF ``tool.driver.informationUri``)."""
+
+RULE_DOCS_URL_BASE = "https://agentlint.dev/rules/"
+"""Each rule's documentation page is this base followed by its code. The one place the
+docs URL is spelled: the JSON ``url``, SARIF ``helpUri`` and anything else use
+:func:`rule_url`."""
+
+
+def rule_url(code: str) -> str:
+    """The documentation page of rule ``code``."""
+    return RULE_DOCS_URL_BASE + code
+
+
+@dataclass
+class Report:
+    """Everything a reporter needs to write one run's results."""
+
+    diagnostics: Sequence[Diagnostic]
+    """Already sorted and filtered; paths as to display (relative to cwd when possible)."""
+    rules: Mapping[str, RuleMeta]
+    """Every known rule by code (SARIF descriptors, help text, names)."""
+    files_checked: int
+    root: str
+    """Absolute project root directory (SARIF ``originalUriBaseIds``, GitLab paths)."""
+    read_source: Callable[[str], "str | None"]
+    """Path -> file text, for code frames and fingerprints; None when unavailable."""
+    color: bool = False
+    """ANSI colours; only the ``full`` and ``concise`` formats use them."""
+    statistics: bool = False
+    """Text formats print counts by code instead of the findings (like ruff's
+    ``--statistics``); machine formats ignore it."""
+    fix_hint: bool = True
+    """Text formats mark fixable findings with ``[*]`` and count them in the summary."""
+    unsafe_fixes: bool = False
+    """``--unsafe-fixes``: findings with an unsafe fix count as fixable too."""
+    fixed: int = 0
+    """Findings fixed by ``--fix`` in this run (the summary says how many)."""
+    tool_version: str = ""
+
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -44,8 +91,6 @@ class SourceLines:
         """The lines of one cell of a notebook (as written, IPython syntax and all)."""
         key = f"{path}\0cell {cell}"
         if key not in self._cache:
-            from agentlint.facts import notebooks
-
             lines = None
             try:
                 text = self._read(path)

@@ -6,12 +6,9 @@ Actions toolkit does: ``%``, CR and LF everywhere, and ``:`` and ``,`` in proper
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from agentlint.report._common import posix
-
-if TYPE_CHECKING:
-    from agentlint.report import Report
+from agentlint.report._common import Report, posix
 
 
 def escape_data(value: str) -> str:
@@ -22,7 +19,7 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def write_github(report: "Report", out: TextIO) -> None:
+def write_github(report: Report, out: TextIO) -> None:
     for d in report.diagnostics:
         start, end = d.span.start, d.span.end
         properties = (

@@ -12,15 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from agentlint.report._common import SourceLines, posix, relative_to_root
-
-if TYPE_CHECKING:
-    from agentlint.report import Report
+from agentlint.report._common import Report, SourceLines, posix, relative_to_root
 
 
-def gitlab_issues(report: "Report") -> list[dict[str, Any]]:
+def gitlab_issues(report: Report) -> list[dict[str, Any]]:
     sources = SourceLines(report.read_source)
     seen: Counter[tuple[str, ...]] = Counter()
     issues = []
@@ -49,6 +46,6 @@ def gitlab_issues(report: "Report") -> list[dict[str, Any]]:
     return issues
 
 
-def write_gitlab(report: "Report", out: TextIO) -> None:
+def write_gitlab(report: Report, out: TextIO) -> None:
     out.write(json.dumps(gitlab_issues(report), indent=2, ensure_ascii=False))
     out.write("\n")

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report import rule_url
-
-if TYPE_CHECKING:
-    from agentlint.report import Report
-    from agentlint.rules.diagnostics import Diagnostic, Position, Span
+from agentlint.report._common import Report, rule_url
+from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 RUFF_KEYS = frozenset(
     {
@@ -39,11 +36,11 @@ def _location(position: "Position") -> dict[str, int]:
     return {"column": position.column, "row": position.line}
 
 
-def _span(span: "Span") -> dict[str, Any]:
+def _span(span: Span) -> dict[str, Any]:
     return {"location": _location(span.start), "end_location": _location(span.end)}
 
 
-def diagnostic_object(d: "Diagnostic") -> dict[str, Any]:
+def diagnostic_object(d: Diagnostic) -> dict[str, Any]:
     """The JSON object for one diagnostic (keys in ruff's alphabetical order)."""
     fix = None
     if d.fix is not None:
@@ -79,13 +76,13 @@ def diagnostic_object(d: "Diagnostic") -> dict[str, Any]:
     return data
 
 
-def write_json(report: "Report", out: TextIO) -> None:
+def write_json(report: Report, out: TextIO) -> None:
     objects = [diagnostic_object(d) for d in report.diagnostics]
     out.write(json.dumps(objects, indent=2, sort_keys=True, ensure_ascii=False))
     out.write("\n")
 
 
-def write_json_lines(report: "Report", out: TextIO) -> None:
+def write_json_lines(report: Report, out: TextIO) -> None:
     for d in report.diagnostics:
         line = json.dumps(
             diagnostic_object(d), sort_keys=True, ensure_ascii=False, separators=(",", ":")

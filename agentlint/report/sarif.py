@@ -9,20 +9,20 @@ execution notification and makes the invocation unsuccessful.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
+import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 from urllib.parse import quote
 
+from agentlint import __version__
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report import HOMEPAGE_URL, rule_url
-from agentlint.report._common import relative_to_root
-
-if TYPE_CHECKING:
-    from agentlint.report import Report
-    from agentlint.rules.diagnostics import Diagnostic, RuleMeta, Span
+from agentlint.report._common import HOMEPAGE_URL, Report, relative_to_root, rule_url
+from agentlint.report.identity import finding_keys
+from agentlint.rules.diagnostics import Diagnostic, RuleMeta, Span
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -31,7 +31,7 @@ INTERNAL_ERROR_CODE = "AGL003"
 _SECTION = re.compile(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
 
 
-def _full_description(meta: "RuleMeta") -> str:
+def _full_description(meta: RuleMeta) -> str:
     """The "What it does" section of the rule's docs, as one paragraph."""
     match = _SECTION.search(meta.docs or "")
     if match:
@@ -112,11 +112,11 @@ class _Locations:
             self._cache[path] = found
         return found
 
-    def physical(self, path: str, span: "Span") -> dict[str, Any]:
+    def physical(self, path: str, span: Span) -> dict[str, Any]:
         return {"artifactLocation": dict(self.artifact(path)), "region": _region(span)}
 
 
-def _region(span: "Span") -> dict[str, int]:
+def _region(span: Span) -> dict[str, int]:
     start, end = span.start, span.end
     if (end.line, end.column) < (start.line, start.column):
         end = start
@@ -133,7 +133,7 @@ def _message(text: str) -> dict[str, str]:
 
 
 def _result(
-    d: "Diagnostic", index: int, locations: _Locations, fingerprint: str | None = None, scope: "tuple[str, str] | None" = None
+    d: Diagnostic, index: int, locations: _Locations, fingerprint: str | None = None, scope: "tuple[str, str] | None" = None
 ) -> dict[str, Any]:
     location: dict[str, Any] = {"physicalLocation": locations.physical(d.path, d.span)}
     if d.cell is not None:  # a notebook: the region's lines are lines of this cell
@@ -187,7 +187,7 @@ def _result(
     return result
 
 
-def sarif_log(report: "Report") -> dict[str, Any]:
+def sarif_log(report: Report) -> dict[str, Any]:
     """The SARIF log as a JSON-ready dict."""
     names: dict[str, str] = {}
     for d in report.diagnostics:
@@ -197,8 +197,6 @@ def sarif_log(report: "Report") -> dict[str, Any]:
     descriptors = [_descriptor(code, report.rules.get(code), names.get(code, "")) for code in codes]
 
     locations = _Locations(report.root)
-    from agentlint.adopt.baseline import finding_keys
-
     keys = finding_keys(report.diagnostics, root=report.root, read_source=report.read_source)
     scopes = _Scopes(report.read_source)
     results = [
@@ -222,11 +220,7 @@ def sarif_log(report: "Report") -> dict[str, Any]:
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
 
-    if report.tool_version:
-        version = report.tool_version
-    else:
-        from agentlint import __version__ as version
-
+    version = report.tool_version or __version__
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -268,9 +262,6 @@ class _Scopes:
         return (best[2], best[3]) if best else None
 
     def _index(self, path: str) -> list[tuple[int, int, str, str]]:
-        import ast
-        import warnings
-
         try:
             text = self._read(path)
         except (OSError, UnicodeError, ValueError):
@@ -303,6 +294,6 @@ class _Scopes:
         return out
 
 
-def write_sarif(report: "Report", out: TextIO) -> None:
+def write_sarif(report: Report, out: TextIO) -> None:
     out.write(json.dumps(sarif_log(report), indent=2, ensure_ascii=False))
     out.write("\n")

@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from agentlint.report._common import SourceLines, is_fixable
-
-if TYPE_CHECKING:
-    from agentlint.report import Report
-    from agentlint.rules.diagnostics import Diagnostic, Span
+from agentlint.report._common import Report, SourceLines, is_fixable
+from agentlint.rules.diagnostics import Diagnostic, Span
 
 CONTEXT_LINES = 2
 """Lines of source shown before and after the span (blank edge lines are trimmed)."""
@@ -68,7 +65,17 @@ class _Style:
         return self._sgr("1;32", text)
 
 
-def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
+def write_full(report: Report, out: TextIO) -> None:
+    """The default format: each finding with a code frame, help and notes."""
+    write_text(report, out, full=True)
+
+
+def write_concise(report: Report, out: TextIO) -> None:
+    """One `path:line:col: CODE message` line per finding."""
+    write_text(report, out, full=False)
+
+
+def write_text(report: Report, out: TextIO, *, full: bool) -> None:
     style = _Style(report.color)
     diagnostics = report.diagnostics
     fixable = sum(1 for d in diagnostics if is_fixable(d, report.unsafe_fixes))
@@ -89,7 +96,7 @@ def write_text(report: "Report", out: TextIO, *, full: bool) -> None:
     _write_summary(report, out, style, fixable)
 
 
-def _header(d: "Diagnostic", style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
+def _header(d: Diagnostic, style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
     sep = style.cyan(":")
     cell = f"cell {d.cell}{sep}" if d.cell is not None else ""
     location = f"{style.bold(d.path)}{sep}{cell}{d.span.start.line}{sep}{d.span.start.column}{sep}"
@@ -100,7 +107,7 @@ def _header(d: "Diagnostic", style: _Style, show_fix_status: bool, unsafe_fixes:
 
 
 def _details(
-    d: "Diagnostic", report: "Report", sources: SourceLines, style: _Style
+    d: Diagnostic, report: Report, sources: SourceLines, style: _Style
 ) -> list[str]:
     lines = sources.lines(d.path) if d.cell is None else sources.cell_lines(d.path, d.cell)
     frame, width = _frame(lines, d.span, d.code, style) if lines is not None else ([], 1)
@@ -160,7 +167,7 @@ def _render(line: str) -> tuple[str, list[int]]:
 
 
 def _frame(
-    lines: list[str], span: "Span", label: str, style: _Style
+    lines: list[str], span: Span, label: str, style: _Style
 ) -> tuple[list[str], int]:
     """The code frame of ``span`` and its gutter width; no frame when the span is not
     inside the file."""
@@ -249,7 +256,7 @@ def _frame(
 # -- summary and statistics ----------------------------------------------------------
 
 
-def _write_summary(report: "Report", out: TextIO, style: _Style, fixable: int) -> None:
+def _write_summary(report: Report, out: TextIO, style: _Style, fixable: int) -> None:
     notes = sum(1 for d in report.diagnostics if d.severity == "note")
     total = len(report.diagnostics) - notes
     also = f" ({notes} note{'' if notes == 1 else 's'} above)" if notes else ""
@@ -279,7 +286,7 @@ def _write_summary(report: "Report", out: TextIO, style: _Style, fixable: int) -
         out.write(f"No fixes available ({hidden_text}).\n")
 
 
-def _write_statistics(report: "Report", out: TextIO, style: _Style) -> None:
+def _write_statistics(report: Report, out: TextIO, style: _Style) -> None:
     """``count<TAB>code<TAB>[*] name`` per code, most frequent first (flake8/ruff)."""
     counts: Counter[str] = Counter()
     fixable: Counter[str] = Counter()

@@ -1,5 +1,5 @@
 """Documentation of AGL601/AGL602 (`pre_ga_names.py`): the rule pages, with the
-version table rendered from the tables in `knowledge.py`."""
+version table rendered from the tables in `knowledge/maf.py`."""
 
 from __future__ import annotations
 

@@ -11,7 +11,6 @@ from typing import ClassVar, Iterable
 
 from agentlint.knowledge import maf
 from agentlint.knowledge.maf import ContentClass, RenamedName
-from agentlint.rules.api import NodeEdit, Rule, RuleContext, dotted_name
 from agentlint.rules._pre_ga_tree import (
     MODULE_SCOPE,
     ImportedName,
@@ -34,6 +33,7 @@ from agentlint.rules._pre_ga_tree import (
     use_context,
     visible_scopes,
 )
+from agentlint.rules.api import NodeEdit, Rule, RuleContext, dotted_name
 from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()

@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentlint.knowledge import maf
-from agentlint.rules.lazy import lazy_types, libcst_module
-
 from agentlint.knowledge.maf import ContentClass
+from agentlint.rules.lazy import lazy_types, libcst_module
 
 cst = libcst_module()
 

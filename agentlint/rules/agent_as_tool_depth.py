@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.rules.api import ProjectRule
 from agentlint.facts.types import AgentEdgeFact
-from agentlint.rules.diagnostics import Diagnostic, Position, RelatedLocation, RuleMeta, Span
+from agentlint.rules.api import ProjectRule
+from agentlint.rules.diagnostics import (
+    Diagnostic,
+    Position,
+    RelatedLocation,
+    RuleMeta,
+    Span,
+)
 
 MAX_DEPTH = 2
 

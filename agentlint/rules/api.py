@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
 
 from agentlint.facts.types import FileFacts, ImportFact
-from agentlint.rules.diagnostics import Diagnostic, Fix, Position, RelatedLocation, RuleMeta, Span
+from agentlint.rules.diagnostics import (
+    Diagnostic,
+    Fix,
+    Position,
+    RelatedLocation,
+    RuleMeta,
+    Span,
+)
 from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()

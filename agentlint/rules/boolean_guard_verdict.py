@@ -20,13 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agentlint.rules.lazy import libcst_module
-
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
 from agentlint.rules.api import Rule, RuleContext, dotted_name
-from agentlint.rules.traversal import children, nested_scopes
 from agentlint.rules.diagnostics import RuleMeta
+from agentlint.rules.lazy import libcst_module
+from agentlint.rules.traversal import children, nested_scopes
 
 cst = libcst_module()
 
@@ -114,7 +113,7 @@ No fix: the verdict type, and what "not evaluated" should do, are design decisio
 
 ## Configuration
 None. The guard vocabulary (decorators, keywords, names) lives in
-`agentlint/knowledge.py`.
+`agentlint/knowledge/guards.py`.
 
 ## Standard
 Enforces the guardrails standard (`package/framework/standards/ai-agents/guardrails.md`),

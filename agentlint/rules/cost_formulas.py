@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from agentlint.facts.types import CostTermFact
 from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import make, place_label, places, sanctioned, span_of
-from agentlint.facts.types import CostTermFact
 from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
 
 _DOCS = """\

@@ -5,9 +5,16 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Mapping, Sequence
 
-from agentlint.knowledge.test_code import is_test_path
 from agentlint.facts.types import CostTermFact, FileFacts
-from agentlint.rules.diagnostics import Diagnostic, Position, RelatedLocation, RuleMeta, Span
+from agentlint.knowledge.test_code import is_test_path
+from agentlint.rules.diagnostics import (
+    Diagnostic,
+    Position,
+    RelatedLocation,
+    RuleMeta,
+    Span,
+)
+
 
 def posix(path: str) -> str:
     return path.replace("\\", "/")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from agentlint.facts.types import CostTermFact
 from agentlint.rules.api import ProjectRule
 from agentlint.rules.cost_places import make, places
-from agentlint.facts.types import CostTermFact
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 _STANDARD = """\

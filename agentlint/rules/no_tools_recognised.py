@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from agentlint.knowledge.frameworks import FRAMEWORK_NAMES, FRAMEWORK_ROOTS, framework_of
+from agentlint.knowledge.frameworks import (
+    FRAMEWORK_NAMES,
+    FRAMEWORK_ROOTS,
+    framework_of,
+)
 from agentlint.rules.api import ProjectRule
 from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 

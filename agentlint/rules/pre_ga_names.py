@@ -2,7 +2,7 @@
 
 Both rules find names of Microsoft Agent Framework (Python) that were renamed or
 removed before (or at) 1.0 GA, and offer the rewrite where it is mechanical. They share
-everything but their rows of the rename tables in ``knowledge.py``: AGL601 owns the
+everything but their rows of the rename tables in ``knowledge.maf``: AGL601 owns the
 approval types (`FunctionApprovalRequestContent`, `FunctionApprovalResponseContent`,
 `request.create_response(...)`), AGL602 the rest.
 
@@ -30,7 +30,13 @@ from typing import ClassVar
 from agentlint.knowledge import maf
 from agentlint.knowledge.maf import RenamedMethod
 from agentlint.rules._pre_ga_docs import DOCS_601, DOCS_602
-from agentlint.rules._pre_ga_imports import PACKAGE, Finding, Occurrence, PreGaImports, Unit
+from agentlint.rules._pre_ga_imports import (
+    PACKAGE,
+    Finding,
+    Occurrence,
+    PreGaImports,
+    Unit,
+)
 from agentlint.rules._pre_ga_tree import PlannedEdit, use_context
 from agentlint.rules.api import dotted_name
 from agentlint.rules.diagnostics import RuleMeta

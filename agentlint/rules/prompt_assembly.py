@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from agentlint.rules.api import ProjectRule
-from agentlint.rules.cost_places import is_test_path, make, place_label, sanctioned, span_of
-from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
 from agentlint.facts.types import PromptSiteFact
+from agentlint.rules.api import ProjectRule
+from agentlint.rules.cost_places import (
+    is_test_path,
+    make,
+    place_label,
+    sanctioned,
+    span_of,
+)
+from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
 
 _DOCS = """\
 ## What it does

@@ -14,7 +14,10 @@ from agentlint.rules.api import ModelRule, ProjectRule, Rule
 from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
 from agentlint.rules.cost_formulas import DuplicatedCostFormula
-from agentlint.rules.cost_semantics import CachedTokensDoubleCounted, ReasoningTokensMiscounted
+from agentlint.rules.cost_semantics import (
+    CachedTokensDoubleCounted,
+    ReasoningTokensMiscounted,
+)
 from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.fixed_step_in_tool import FixedStepInTool
@@ -53,6 +56,23 @@ def model_rules() -> tuple[type[ModelRule], ...]:
 
 def project_rules() -> tuple[type[ProjectRule], ...]:
     return PROJECT_RULES
+
+
+_ENGINE_MODULES = {
+    "AGL001": "agentlint.engine.analyze",
+    "AGL002": "agentlint.engine.analyze",
+    "AGL003": "agentlint.engine.analyze",
+    "AGL900": "agentlint.engine.suppression",
+}
+"""Where the engine reports its own codes (their metadata is in ``builtin``)."""
+
+
+def rule_module(code: str) -> str:
+    """The dotted name of the module that reports ``code``."""
+    for cls in (*PER_FILE_RULES, *MODEL_RULES, *PROJECT_RULES):
+        if cls.meta.code == code:
+            return cls.__module__
+    return _ENGINE_MODULES[code]
 
 
 @lru_cache(maxsize=None)

@@ -15,13 +15,12 @@ import dataclasses
 import re
 from typing import Iterator
 
-from agentlint.rules.lazy import libcst_module
-
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
 from agentlint.rules.api import Rule, RuleContext, dotted_name
-from agentlint.rules.traversal import nested_scopes
 from agentlint.rules.diagnostics import RuleMeta
+from agentlint.rules.lazy import libcst_module
+from agentlint.rules.traversal import nested_scopes
 
 cst = libcst_module()
 

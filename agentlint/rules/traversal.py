@@ -12,9 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterable
 
-from agentlint.rules.lazy import lazy_types, libcst_module
-
 from agentlint.rules.api import Rule
+from agentlint.rules.lazy import lazy_types, libcst_module
 
 cst = libcst_module()
 

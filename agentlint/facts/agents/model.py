@@ -20,7 +20,12 @@ import ast
 from typing import Iterator
 
 from agentlint.facts.agents.calls import walk_statements
-from agentlint.facts.agents.receivers import DEFAULT_KNOWLEDGE, Knowledge, _last, _unsubscript
+from agentlint.facts.agents.receivers import (
+    DEFAULT_KNOWLEDGE,
+    Knowledge,
+    _last,
+    _unsubscript,
+)
 from agentlint.facts.agents.tools import ToolFinder, _function_argument
 from agentlint.facts.ast_helpers import dotted
 from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts
