@@ -262,6 +262,37 @@ def test_syntax_error_in_a_cell_is_located_in_the_cell(tmp_path, run_cli):
     assert [(f["code"], f["cell"], f["location"]["row"]) for f in findings] == [("AGL001", 3, 2)]
 
 
+def test_one_broken_cell_costs_only_that_cell(tmp_path, run_cli):
+    """IPython compiles each cell apart: a cell that does not parse is reported as AGL001
+    at its own line, and the findings of the other cells are still reported."""
+    swallow = ["import os\n", "try:\n", "    os.remove('x')\n", "except Exception:\n", "    pass"]
+    _write_notebook(
+        tmp_path / "nb.ipynb",
+        [("code", swallow), ("code", "x = 1\nprint(x\n"), ("code", swallow)],
+    )
+    findings = _json_findings(run_cli, tmp_path / "nb.ipynb")
+    assert [(f["code"], f["cell"], f["location"]["row"]) for f in findings] == [
+        ("AGL302", 1, 4),
+        ("AGL001", 2, 2),
+        ("AGL302", 3, 4),
+    ]
+    assert "other cells were" in findings[1]["message"]
+
+
+def test_automagic_lines_are_ipython_not_syntax_errors(tmp_path, run_cli):
+    """`pip install x` without `%` runs in IPython (automagic); `pip = 3` stays Python."""
+    assert notebooks.python_lines("pip install openai\ncd data\nimport os\n") == [
+        "pass  # IPython", "pass  # IPython", "import os",
+    ]
+    assert notebooks.python_lines("pip = 3\nls\ntime.sleep(1)\n") == ["pip = 3", "ls", "time.sleep(1)"]
+    _write_notebook(
+        tmp_path / "nb.ipynb",
+        [("code", "pip install requests\n"), ("code", ["import os\n", "try:\n", "    os.remove('x')\n", "except:\n", "    pass"])],
+    )
+    findings = _json_findings(run_cli, tmp_path / "nb.ipynb")
+    assert [(f["code"], f["cell"]) for f in findings] == [("AGL302", 2)]
+
+
 def test_stdin_with_a_notebook_name(run_cli):
     result = run_cli(
         "check", "-", "--stdin-filename", "agent_tools.ipynb", "--no-cache", "--output-format", "concise",

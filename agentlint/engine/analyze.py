@@ -104,7 +104,21 @@ def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResu
         source = notebooks.read(content)
     except notebooks.NotebookError as exc:
         return unreadable(path, str(exc))
-    return replace(_analyze_python(path, source.text.encode("utf-8"), settings), cells=source.cells.ranges)
+    result = _analyze_python(path, source.text.encode("utf-8"), settings)
+    if not result.facts.complete and any(d.code == SYNTAX_ERROR.code for d in result.diagnostics):
+        # One cell that does not parse costs that cell only (IPython compiles cells apart).
+        source, broken = notebooks.drop_broken_cells(source, lambda cell: parse_lowered(cell, path))
+        if broken:
+            result = _analyze_python(path, source.text.encode("utf-8"), settings)
+            found = tuple(
+                engine_diagnostic(
+                    SYNTAX_ERROR, path, f"Syntax error in this cell, so it was not checked (the other cells were): {b.message}",
+                    b.line, b.column,
+                )
+                for b in broken
+            )
+            result = replace(result, diagnostics=found + result.diagnostics)
+    return replace(result, cells=source.cells.ranges)
 
 
 def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult:
@@ -225,6 +239,9 @@ def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cac
         try:
             text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
             facts = facts_only(path, text, settings)
+            if not facts.complete and notebooks.is_notebook(path):
+                recovered, _broken = notebooks.drop_broken_cells(notebooks.read(content), lambda cell: parse_lowered(cell, path))
+                facts = facts_only(path, recovered.text, settings)
         except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError, notebooks.NotebookError):
             facts = None
     data = (facts or FileFacts(module=module_name_for(path), complete=False)).to_json()

@@ -8,6 +8,9 @@ count never changes:
 - line magics and shell escapes (`%pip install x`, `!ls`, `x = !ls`, `y = %time f()`,
   `obj?`, `?obj`), continued with a trailing backslash or not, become `pass` (or
   `x = ...` when they assign, so the name stays defined);
+- a line that IPython runs as a magic without its `%` (automagic, on by default:
+  `pip install x`, `cd data`, `load_ext autoreload`) when it is not Python as written
+  (`pip = 3` stays Python), becomes `pass` too;
 - a cell that starts with a cell magic (`%%bash`, `%%html`, `%%writefile f`) is not
   Python and is left out, except the magics whose body is Python (`%%time`,
   `%%timeit`, `%%capture`, `%%prun`, `%%debug`, `%%python`, ...), where only the
@@ -16,6 +19,10 @@ count never changes:
 Cells are numbered the way a reader counts them: 1-based, among *all* cells (markdown
 and raw cells count), so "cell 4" is the fourth cell from the top. Lines are 1-based
 within the cell.
+
+A cell that does not parse (a typo in one cell) costs only that cell: IPython compiles
+each cell apart, so ``drop_broken_cells`` blanks it (keeping its lines, so the cell map
+holds) and the engine reports AGL001 at it while the other cells are checked.
 
 Markdown and raw cells, outputs and metadata are never read as code. A notebook whose
 kernel language is not Python has no code to check.
@@ -33,7 +40,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 SUFFIX = ".ipynb"
 
@@ -41,6 +48,18 @@ PYTHON_CELL_MAGICS = frozenset(
     {"time", "timeit", "capture", "prun", "debug", "python", "python3", "pypy", "python2"}
 )
 """Cell magics whose body is Python: the cell is checked, only its magic line is not."""
+
+AUTOMAGIC = frozenset(
+    {
+        "pip", "conda", "mamba", "micromamba", "cd", "ls", "ll", "pwd", "env", "set_env", "load_ext",
+        "reload_ext", "unload_ext", "matplotlib", "autoreload", "aimport", "pylab", "time", "timeit",
+        "who", "whos", "who_ls", "run", "cat", "mkdir", "rmdir", "rm", "cp", "mv", "clear", "history",
+        "store", "alias", "unalias", "pushd", "popd", "dhist", "bookmark", "precision", "xmode", "load",
+        "save", "less", "more", "man", "reset", "config", "sx", "system", "rerun", "recall", "tb",
+    }
+)
+"""Line magics (and shell aliases) IPython runs when typed without `%` (automagic)."""
+_AUTOMAGIC = re.compile(r"^[ \t]*(?P<word>[A-Za-z_]\w*)(?:[ \t]+\S|[ \t]*$)")
 
 _ASSIGNED_ESCAPE = re.compile(r"^(?P<indent>[ \t]*)(?P<target>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[!%]")
 _HELP = re.compile(r"^[ \t]*[?]|^[ \t]*[\w.\[\]()]+[?]{1,2}[ \t]*$")
@@ -169,7 +188,23 @@ def _is_escape(line: str) -> bool:
         return True
     if _ASSIGNED_ESCAPE.match(line):
         return True
-    return bool(_HELP.match(line)) and not stripped.startswith("#")
+    if bool(_HELP.match(line)) and not stripped.startswith("#"):
+        return True
+    return _is_automagic(stripped)
+
+
+def _is_automagic(stripped: str) -> bool:
+    """`pip install x`: a magic's name followed by words, where Python sees none."""
+    match = _AUTOMAGIC.match(stripped)
+    if match is None or match.group("word") not in AUTOMAGIC or stripped.rstrip() == match.group("word"):
+        return False
+    try:
+        compile(stripped, "<cell>", "exec", dont_inherit=True)
+    except SyntaxError:
+        return True
+    except (ValueError, RecursionError, MemoryError):
+        return False
+    return False
 
 
 def _scan(line: str, quote: str, depth: int) -> tuple[str, int, bool]:
@@ -262,6 +297,40 @@ def virtual_source(data: dict[str, Any]) -> VirtualSource:
 
 def read(content: bytes) -> VirtualSource:
     return virtual_source(load(content))
+
+
+@dataclass(frozen=True)
+class BrokenCell:
+    """A code cell that does not parse on its own: where (virtual line, column) and why."""
+
+    cell: int
+    line: int
+    column: int
+    message: str
+
+
+def drop_broken_cells(
+    source: VirtualSource, parse: Callable[[str], object]
+) -> tuple[VirtualSource, list[BrokenCell]]:
+    """``source`` with each code cell that ``parse`` rejects (SyntaxError or
+    ValueError) blanked line by line, and those cells; IPython compiles every cell
+    apart, so the others stand on their own. Called only when the whole source does
+    not parse."""
+    lines = source.text.split("\n")
+    broken: list[BrokenCell] = []
+    for first, number, count in source.cells.ranges:
+        cell_text = "\n".join(lines[first - 1 : first - 1 + count]) + "\n"
+        try:
+            parse(cell_text)
+        except (SyntaxError, ValueError) as exc:
+            line = min(max(getattr(exc, "lineno", None) or 1, 1), max(count, 1))
+            column = getattr(exc, "offset", None) or 1
+            message = getattr(exc, "msg", None) or str(exc)
+            broken.append(BrokenCell(number, first + line - 1, column, message))
+            lines[first - 1 : first - 1 + count] = [""] * count
+    if not broken:
+        return source, []
+    return VirtualSource("\n".join(lines), source.cells, source.sources), broken
 
 
 @lru_cache(maxsize=64)
