@@ -97,16 +97,16 @@ def test_deeply_nested_expression(run_cli, with_good_file):
 
 def test_unreadable_file(run_cli, with_good_file, monkeypatch):
     target = write(with_good_file / "secret.py", SILENT)
-    real_open = open
-
-    def guarded_open(file, mode="r", *args, **kwargs):
-        if os.path.abspath(str(file)) == str(target) and "b" in mode:
-            raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, mode, *args, **kwargs)
-
     import agentlint.engine.run
 
-    monkeypatch.setattr(agentlint.engine.run, "open", guarded_open, raising=False)
+    real_read = agentlint.engine.run.read_regular
+
+    def guarded_read(file, limit=None):
+        if os.path.abspath(str(file)) == str(target):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_read(file, limit)
+
+    monkeypatch.setattr(agentlint.engine.run, "read_regular", guarded_read)
     result, findings = check_json(run_cli)
     assert "Permission denied" in by_file(findings)[("secret.py", "AGL002")]
     assert_good_file_still_checked(findings)

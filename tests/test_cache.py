@@ -100,7 +100,7 @@ def test_atomic_put_leaves_no_temp_files(tmp_path):
     cache = Cache(str(tmp_path / "c"), "f")
     cache.put("ab" * 32, {"x": 1})
     assert cache.get("ab" * 32)["x"] == 1
-    assert not list((tmp_path / "c").rglob(".tmp-*"))
+    assert not list((tmp_path / "c").rglob(".agentlint-tmp-*"))
 
 
 def test_concurrent_runs_share_a_cache(tmp_path, agentlint_exe):

@@ -227,7 +227,22 @@ def test_fix_result_that_would_not_parse_is_not_written() -> None:
         return [Diagnostic("AGL602", "n", "m", path, Span(Position(1, 1), Position(1, 2)), fix=fix)]
 
     outcome = fix_content("a.py", source.encode(), bad_check)
-    assert not outcome.changed and "does not parse" in (outcome.error or "")
+    assert not outcome.changed
+    assert outcome.dropped == ["AGL602 fix at line 1 not applied: the code it produces would not compile (invalid syntax)"]
+
+
+def test_a_fix_that_compiles_wrong_is_dropped_and_the_finding_stays(run_cli, tmp_path) -> None:
+    """`ChatAgent(chat_client=a, client=b)` would become `Agent(client=a, client=b)`:
+    it parses but does not compile (a repeated keyword). That fix is dropped with a
+    message, the file keeps it, and the finding is still reported."""
+    path = tmp_path / "a.py"
+    source = "from agent_framework import ChatAgent\n\nagent = ChatAgent(chat_client=a, client=b)\n"
+    path.write_text(source, encoding="utf-8")
+    result = check(run_cli, "a.py", *SELECT, "--fix")
+    assert "would not compile (keyword argument repeated" in result.stderr
+    compile(path.read_text(encoding="utf-8"), "a.py", "exec")
+    assert "chat_client=" in path.read_text(encoding="utf-8")
+    assert result.exit_code == 1
 
 
 def test_write_keeps_mode_and_leaves_no_temporary_file(run_cli, tmp_path) -> None:

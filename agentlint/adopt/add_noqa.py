@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import ast
 import io
-import os
 import re
 import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from agentlint.engine.fixes import write_atomic
+from agentlint.engine.fixes import NotWritten, write_fixed
 from agentlint.engine.suppression import _NOQA
-from agentlint.facts.source import decode
+from agentlint.facts.source import decode, read_regular
 from agentlint.facts.source import parse_quietly as _parse_quietly
 from agentlint.rules.builtin import ENGINE_CODE_SET
 from agentlint.rules.diagnostics import Diagnostic
@@ -171,6 +170,7 @@ def add_noqa(
     recheck: Callable[[str, bytes], Sequence[Diagnostic]] | None,
     warn: Callable[[str], None],
     project_codes: frozenset[str] = frozenset(),
+    root: str = ".",
 ) -> Outcome:
     """Add directives for ``diagnostics`` (a run's final findings) to their files."""
 
@@ -197,12 +197,12 @@ def add_noqa(
         outcome.left += plan.left
         if plan.text is None:
             continue
-        if _read(path) != content:
-            warn(f"{path}: not changed: the file changed while agentlint worked on it")
+        try:
+            write_fixed(path, content, plan.text.encode(encoding), root)
+        except NotWritten as exc:
+            warn(f"{path}: {str(exc).replace('not fixed:', 'not changed:')}")
             outcome.left += [d for d in found if d not in plan.left]
             continue
-        try:
-            write_atomic(path, plan.text.encode(encoding))
         except OSError as exc:
             warn(f"{path}: not changed: cannot write it ({exc.strerror or exc})")
             outcome.left += [d for d in found if d not in plan.left]
@@ -215,9 +215,6 @@ def add_noqa(
 
 def _read(path: str) -> bytes | None:
     try:
-        if not os.path.isfile(path):
-            return None
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_regular(path)
     except OSError:
         return None

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from agentlint.engine.files import atomic_write
+from agentlint.facts.source import UnreadableFile, read_regular
 from agentlint.report.identity import FindingKey, finding_keys, key_path
 from agentlint.rules.builtin import INTERNAL_ERROR
 from agentlint.rules.diagnostics import Diagnostic
@@ -57,6 +58,20 @@ class BaselineError(Exception):
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _json_line(data: dict) -> str:
+    """One entry as JSON text; a lone surrogate (a byte of a file name that is not UTF-8)
+    is written as its JSON escape, which reads back as the same path."""
+    text = json.dumps(data, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) if _SURROGATE.search(text) else text
+
+
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+"""A baseline larger than this is not one agentlint wrote."""
+
+
 @dataclass
 class Baseline:
     path: str
@@ -66,10 +81,11 @@ class Baseline:
     @staticmethod
     def load(path: str) -> "Baseline":
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
+            raw = read_regular(path, MAX_BASELINE_BYTES)
         except FileNotFoundError:
             raise BaselineError(path, "baseline file not found (write one with `agentlint check --write-baseline FILE`)") from None
+        except UnreadableFile as exc:
+            raise BaselineError(path, f"cannot read the baseline file: {exc}") from None
         except OSError as exc:
             raise BaselineError(path, f"cannot read the baseline file: {exc.strerror or exc}") from None
         try:
@@ -219,7 +235,7 @@ def render(keys: Iterable[FindingKey]) -> str:
         lines.append('  "findings": []')
     else:
         lines.append('  "findings": [')
-        body = [json.dumps(k.to_json(), ensure_ascii=False) for k in ordered]
+        body = [_json_line(k.to_json()) for k in ordered]
         lines += [f"    {entry}," for entry in body[:-1]] + [f"    {body[-1]}"]
         lines.append("  ]")
     lines.append("}")

@@ -107,7 +107,9 @@ class Adoption:
 
 
         project_codes = frozenset(r.meta.code for r in registry.project_rules())
-        outcome = add_noqa(diagnostics, recheck, lambda m: self.notes.append(f"agentlint: warning: {m}"), project_codes)
+        outcome = add_noqa(
+            diagnostics, recheck, lambda m: self.notes.append(f"agentlint: warning: {m}"), project_codes, settings.root
+        )
         directives = "directive" if outcome.added == 1 else "directives"
         files = "file" if outcome.files == 1 else "files"
         self.notes.append(f"agentlint: added {outcome.added} `noqa` {directives} to {outcome.files} {files}")

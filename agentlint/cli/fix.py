@@ -12,9 +12,9 @@ from agentlint.cli.common import EXIT_CLEAN, EXIT_FINDINGS
 from agentlint.cli.output import emit, errors
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import file_diagnostics, finalize
-from agentlint.engine.fixes import fix_content, unified_diff, wanted, write_atomic
+from agentlint.engine.fixes import NotWritten, fix_content, unified_diff, wanted, write_fixed
 from agentlint.engine.run import run
-from agentlint.facts.source import decode
+from agentlint.facts.source import decode, read_regular
 from agentlint.rules import registry
 
 
@@ -32,8 +32,7 @@ def _fix_one(path: str, content: bytes, settings: Settings, unsafe: bool):
 
 def _read_bytes(path: str) -> bytes | None:
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_regular(path)
     except OSError:
         return None
 
@@ -47,9 +46,12 @@ def fix_files(result, settings: Settings, unsafe: bool, *, jobs: int | None, use
     check them again. Returns the findings left (in every file) and those fixed."""
     fixed: list = []
     changed: list[str] = []
-    for path, _, outcome in _planned_fixes(result, settings, unsafe, _read_bytes, "not fixed: the file could not be read"):
+    for path, original, outcome in _planned_fixes(result, settings, unsafe, _read_bytes, "not fixed: the file could not be read"):
         try:
-            write_atomic(path, outcome.fixed_bytes())
+            write_fixed(path, original, outcome.fixed_bytes(), settings.root)
+        except NotWritten as exc:
+            _warn(f"{path}: {exc}")
+            continue
         except OSError as exc:
             _warn(f"{path}: not fixed: cannot write it ({exc.strerror or exc})")
             continue
@@ -76,6 +78,8 @@ def _planned_fixes(result, settings: Settings, unsafe: bool, read, unreadable: s
         outcome = _fix_one(path, content, settings, unsafe)
         if outcome.error:
             _warn(f"{path}: {outcome.error}")
+        for note in outcome.dropped:
+            _warn(f"{path}: {note}; please report it")
         if outcome.changed:
             yield path, content, outcome
 
@@ -100,6 +104,8 @@ def fix_stdin(settings: Settings, unsafe: bool, stdin, output_file, statistics, 
     outcome = _fix_one(name, content, settings, unsafe)
     if outcome.error:
         _warn(f"{name}: {outcome.error}")
+    for note in outcome.dropped:
+        _warn(f"{name}: {note}; please report it")
     data = outcome.fixed_bytes() if outcome.changed else content
     sys.stdout.buffer.write(data)
     sys.stdout.flush()

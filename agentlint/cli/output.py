@@ -9,6 +9,8 @@ import sys
 from agentlint import __version__
 from agentlint.cli.common import use_color
 from agentlint.engine.config import Settings
+from agentlint.engine.discovery import outside_project
+from agentlint.facts.source import read_regular
 from agentlint.report.write import Report, write_report
 from agentlint.rules import registry
 
@@ -31,9 +33,11 @@ def emit(
     stream=None,
 ) -> None:
     def read_source(path: str) -> str | None:
+        """A checked file's text for code frames; never another file's through a link."""
+        if outside_project(path, settings.root) is not None:
+            return None
         try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                return fh.read()
+            return read_regular(path, settings.max_file_size).decode("utf-8", errors="replace")
         except OSError:
             return None
 

@@ -20,7 +20,7 @@ from agentlint.facts.agents.model import worth_modelling
 from agentlint.facts.agents.receivers import Knowledge, frameworks_of
 from agentlint.facts.module import extract_facts
 from agentlint.facts.module_names import module_name_for
-from agentlint.facts.source import decode, parse_lowered
+from agentlint.facts.source import decode, parse_lowered, too_large
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.api import ModelContext
@@ -123,11 +123,7 @@ def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResu
 
 def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult:
     if len(content) > settings.max_file_size:
-        return unreadable(
-            path,
-            f"file is {len(content) / 1048576:.1f} MiB, above `max-file-size` "
-            f"({settings.max_file_size / 1048576:.1f} MiB); raise it to check this file",
-        )
+        return unreadable(path, too_large(len(content), settings.max_file_size))
     if b"\0" in content:
         return unreadable(path, "file contains NUL bytes (is it binary?)")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -37,6 +38,7 @@ class _Matcher:
     def __init__(self, settings: Settings) -> None:
         self._pathspec = pathspec
         self.root = settings.root
+        self.root_real = os.path.realpath(settings.root)
         self.excludes = pathspec.GitIgnoreSpec.from_lines([*settings.exclude, *settings.extend_exclude])
         self.respect_gitignore = settings.respect_gitignore
         self._gitignores: dict[str, object | None] = {}
@@ -121,15 +123,35 @@ def discover(paths: list[str], settings: Settings, *, force_exclude: bool = Fals
             reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
             out.problems.append(PathProblem(display_path(given), reason))
             continue
-        is_dir = os.path.isdir(given)
+        is_dir = stat.S_ISDIR(st.st_mode)
         if force_exclude and _any_excluded(matcher(), given, is_dir):
             continue
-        if not is_dir:
-            add(given)
+        if is_dir:
+            _walk(given, matcher(), add, out)
             continue
-        del st
-        _walk(given, matcher(), add, out)
+        outside = outside_project(given, settings.root)
+        if outside is not None:
+            out.problems.append(PathProblem(display_path(given), outside))
+        elif not stat.S_ISREG(st.st_mode):
+            out.problems.append(PathProblem(display_path(given), NOT_REGULAR))
+        else:
+            add(given)
     return out
+
+
+NOT_REGULAR = "not a regular file (a FIFO, socket or device); only regular files are read"
+
+
+def outside_project(path: str, root: str) -> str | None:
+    """Why a symlinked file is not followed: its target lies outside ``root`` (a link
+    committed into a repository must not make a report print another file's lines)."""
+    if not os.path.islink(path):
+        return None
+    target = os.path.realpath(path)
+    base = os.path.realpath(root)
+    if target == base or target.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return f"symlink to a file outside the project ({target}), not followed"
 
 
 def _any_excluded(matcher: _Matcher, path: str, is_dir: bool) -> bool:
@@ -168,7 +190,8 @@ def walk_tree(
     python)`` receives each wanted file with its display path and real path;
     ``problem(display, reason)`` each unreadable folder or broken Python symlink;
     ``on_folder(folder)`` each folder read (the explain index keeps their mtimes)."""
-    stack = [(top, os.path.realpath(top))]
+    top_real = os.path.realpath(top)
+    stack = [(top, top_real)]
     while stack:
         folder, real_folder = stack.pop()
         try:
@@ -197,17 +220,35 @@ def walk_tree(
             real = os.path.join(real_folder, entry.name)
             if is_link:
                 try:
-                    os.stat(entry.path)
+                    target = os.stat(entry.path)
                 except OSError as exc:
                     if python:
                         reason = "symlink loop" if exc.errno == errno.ELOOP else f"broken symlink ({exc.strerror})"
                         problem(display_path(entry.path), reason)
                     continue
-                if os.path.isdir(entry.path):
+                if stat.S_ISDIR(target.st_mode):
                     continue  # symlinked folders are not followed
                 real = os.path.realpath(entry.path)
+                if not _inside(real, (top_real, matcher.root_real)):
+                    if python:
+                        problem(display_path(entry.path), f"symlink to a file outside the tree ({real}), not followed")
+                    continue
+                regular = stat.S_ISREG(target.st_mode)
+            else:
+                try:
+                    regular = entry.is_file(follow_symlinks=False)
+                except OSError:
+                    continue
+            if not regular:
+                if python:
+                    problem(display_path(entry.path), NOT_REGULAR)
+                continue
             add(prefix + entry.name, real, python)
         stack.extend(reversed(subdirs))
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:

@@ -1,10 +1,26 @@
-"""Reading and writing files: whole reads that are cheap, writes that no reader ever
-sees half of."""
+"""Writing files so that no reader ever sees half of one, and whole reads that are cheap
+(through ``facts.source.read_regular``: only regular files, never more than a bound)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
+
+from agentlint.facts.source import read_regular
+
+TEMP_PREFIX = ".agentlint-tmp-"
+"""Temporary files of atomic writes start with this; a stale one (a run killed between
+writing and renaming) is removed by the next `--fix` writing into the same folder."""
+
+STALE_TEMP_SECONDS = 600
+"""A temporary file older than this belongs to no running write."""
+
+
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """A regular file's bytes (``read_regular``): `explain` reads every file of a big
+    project this way, through ``os.read`` (about half the cost of ``open().read()``)."""
+    return read_regular(path, limit)
 
 
 def atomic_write(path: str, data: bytes, *, mode: int | None = None) -> None:
@@ -12,7 +28,7 @@ def atomic_write(path: str, data: bytes, *, mode: int | None = None) -> None:
     (atomic on POSIX and Windows). ``mode`` sets the permission bits of the result.
     On any error the temporary file is removed and ``path`` is untouched."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path)[-16:])
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=os.path.basename(path)[-16:])
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -27,17 +43,16 @@ def atomic_write(path: str, data: bytes, *, mode: int | None = None) -> None:
         raise
 
 
-def read_bytes(path: str) -> bytes:
-    """A file's bytes through ``os.read``: about half the cost of ``open().read()`` when
-    a question reads every file of a big project."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+def remove_stale_temporaries(folder: str) -> None:
+    """Remove this tool's temporary files in ``folder`` that no running write owns."""
     try:
-        chunks = []
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        entries = [e for e in os.scandir(folder) if e.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        try:
+            if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+                os.unlink(entry.path)
+        except OSError:
+            pass

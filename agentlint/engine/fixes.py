@@ -20,12 +20,14 @@ import io
 import os
 import re
 import stat
+import tempfile
 import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from agentlint.engine.files import atomic_write
-from agentlint.facts.source import decode
+from agentlint.engine.discovery import outside_project
+from agentlint.engine.files import TEMP_PREFIX, remove_stale_temporaries
+from agentlint.facts.source import decode, read_regular
 from agentlint.rules.diagnostics import Diagnostic, Fix
 from agentlint.rules.lazy import libcst_module
 
@@ -118,6 +120,18 @@ def parses(text: str) -> bool:
     return True
 
 
+def compile_error(text: str, path: str) -> str | None:
+    """Why ``text`` does not compile (`compile(..., "exec")`, which also catches what a
+    parse alone accepts: a repeated keyword, a misplaced `nonlocal`), or None."""
+    try:
+        compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return exc.msg or str(exc)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
 def wanted(diagnostic: Diagnostic, unsafe: bool) -> bool:
     """Whether a run with (or without) ``--unsafe-fixes`` applies this finding's fix."""
     return diagnostic.fix is not None and bool(diagnostic.fix.edits) and (diagnostic.fix.safe or unsafe)
@@ -136,6 +150,8 @@ class FileFix:
     """The findings whose fixes were applied, over all rounds."""
     error: str | None = None
     """Why the file was left alone (it could not be read or parsed, or a fix broke it)."""
+    dropped: list[str] = field(default_factory=list)
+    """Fixes not applied because the code they produced would not compile, each said."""
 
     @property
     def changed(self) -> bool:
@@ -169,19 +185,45 @@ def fix_content(
     if not parses(text):
         result.error = "the file does not parse"
         return result
+    # Every result must compile as the original does; code written for a newer Python
+    # than this one (which does not compile here) is held to parsing with LibCST.
+    compiles_now = compile_error(text, path) is None
+
+    def broken(candidate: str) -> str | None:
+        if compiles_now:
+            return compile_error(candidate, path)
+        return None if parses(candidate) else "the result does not parse"
+
     current = text
     diagnostics = list(check(path, content))
+    refused: set[tuple] = set()
     for _ in range(max_rounds):
-        candidates = [d for d in diagnostics if wanted(d, unsafe)]
+        candidates = [d for d in diagnostics if wanted(d, unsafe) and _fix_key(d) not in refused]
         if not candidates:
             break
         new_text, applied = apply_fixes(current, [d.fix for d in candidates])  # type: ignore[misc]
         if not applied or new_text == current:
             break
-        if not parses(new_text):
-            # A fix that breaks the file is a bug; keep the last good text.
-            result.error = "a fix produced code that does not parse; stopped before it"
-            break
+        if broken(new_text) is not None:
+            # A fix that breaks the file is a bug: keep the fixes that compile one by one,
+            # drop (and say) the ones that do not.
+            kept: list[Diagnostic] = []
+            for d in candidates:
+                trial, trial_applied = apply_fixes(current, [k.fix for k in (*kept, d)])  # type: ignore[misc]
+                reason = broken(trial)
+                if reason is None:
+                    kept.append(d)
+                else:
+                    refused.add(_fix_key(d))
+                    result.dropped.append(
+                        f"{d.code} fix at line {d.line} not applied: the code it produces would not compile ({reason})"
+                    )
+            if not kept:
+                break
+            candidates = kept
+            new_text, applied = apply_fixes(current, [d.fix for d in candidates])  # type: ignore[misc]
+            if not applied or new_text == current or broken(new_text) is not None:
+                break
         try:
             new_bytes = new_text.encode(result.encoding)
         except UnicodeEncodeError:
@@ -195,6 +237,11 @@ def fix_content(
     return result
 
 
+def _fix_key(d: Diagnostic) -> tuple:
+    """A fix as it stays from round to round (its lines move when others are applied)."""
+    return (d.code, d.message, tuple(e.content for e in d.fix.edits) if d.fix else ())
+
+
 def _encoding(content: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
@@ -203,12 +250,73 @@ def _encoding(content: bytes) -> str:
     return encoding
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Replace ``path``'s content with ``data`` atomically (``files.atomic_write``),
-    keeping the file's permission bits. A symlink is followed: its target is
-    rewritten, the link stays."""
+class NotWritten(Exception):
+    """A fixed file left as it was; the message says why, for the user."""
+
+
+def write_fixed(path: str, original: bytes, data: bytes, root: str) -> None:
+    """Replace the content ``original`` of the user's file ``path`` with ``data``, or
+    raise ``NotWritten`` and touch nothing:
+
+    - a symlink is followed only to a file inside ``root`` (its target is rewritten, the
+      link stays); a read-only file is not rewritten;
+    - the file must still hold ``original`` (an editor may have saved it meanwhile); it
+      is read again just before the replacement;
+    - owner, group and permission bits are kept; a file with several hard links is
+      rewritten in place, so every link sees the fix; any other file is replaced by an
+      atomic rename, so a reader never sees half of it.
+    """
+    if outside_project(path, root) is not None:
+        raise NotWritten("not fixed: it is a symlink to a file outside the project")
     target = os.path.realpath(path)
-    atomic_write(target, data, mode=stat.S_IMODE(os.stat(target).st_mode))
+    try:
+        st = os.stat(target)
+    except OSError as exc:
+        raise NotWritten(f"not fixed: cannot read it again ({exc.strerror or exc})") from None
+    if not stat.S_IMODE(st.st_mode) & 0o222 or not os.access(target, os.W_OK):
+        raise NotWritten("not fixed: the file is read-only")
+    if _current(target) != original:
+        raise NotWritten("not fixed: the file changed while it was being fixed; run again")
+    if st.st_nlink > 1:
+        _write_in_place(target, data)
+        return
+    folder = os.path.dirname(target)
+    remove_stale_temporaries(folder)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=os.path.basename(target)[-16:])
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass  # not ours to give away (not root): the new file stays ours, as an editor's would
+        if _current(target) != original:
+            raise NotWritten("not fixed: the file changed while it was being fixed; run again")
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _current(path: str) -> bytes | None:
+    try:
+        return read_regular(path)
+    except OSError:
+        return None
+
+
+def _write_in_place(path: str, data: bytes) -> None:
+    with open(path, "r+b") as fh:
+        fh.write(data)
+        fh.truncate()
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def unified_diff(path: str, before: str, after: str) -> str:

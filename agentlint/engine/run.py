@@ -21,10 +21,11 @@ from agentlint.engine.analyze import (
     facts_only_json,
     unreadable,
 )
-from agentlint.engine.cache import Cache, cached_facts
+from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
 from agentlint.engine.project import project_phase_wanted
+from agentlint.facts.source import UnreadableFile, read_regular
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.builtin import INTERNAL_ERROR
@@ -41,13 +42,13 @@ class RunResult:
     """Facts of project files that were not checked (a partial run; see projects.py)."""
 
 
-def _read(path: str) -> bytes | str:
-    """The file's bytes, or the reason it cannot be read."""
+def _read(path: str, limit: int) -> bytes | str:
+    """The file's bytes, or the reason it cannot be read (only regular files are read,
+    and none over ``limit`` bytes)."""
     try:
-        if os.path.isdir(path):
-            return "is a directory"
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_regular(path, limit)
+    except UnreadableFile as exc:
+        return str(exc)
     except OSError as exc:
         return exc.strerror or str(exc)
 
@@ -83,7 +84,7 @@ def _worker(path: str) -> tuple[str, dict]:
     its cache entry itself, and sends back only the facts the run keeps: the parent
     never holds the sources, nor every file's full facts, of a whole run."""
     assert _WORKER_SETTINGS is not None
-    content = _read(path)
+    content = _read(path, _WORKER_SETTINGS.max_file_size)
     if isinstance(content, str):
         return "", unreadable(path, content).to_json()
     key = Cache.key(path, content)
@@ -121,12 +122,12 @@ def run(
     if keep_facts is None:
         # `check`: only the facts the project rules read, and only when one is selected
         keep_facts = "project" if project_phase_wanted(settings) else False
-    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    cache = open_cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     results: dict[str, FileResult] = {}
     todo: list[str] = []
     hits = 0
     for path in files:
-        content = _read(path)
+        content = _read(path, settings.max_file_size)
         if isinstance(content, str):
             results[path] = unreadable(path, content)
             continue
@@ -165,10 +166,10 @@ def facts_json(
     a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
     of a full analysis), in the process pool, and stored facts-only. No project phase
     runs and no result is decoded."""
-    cache = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    cache = open_cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     todo: list[str] = []
     for path in files:
-        content = _read(path)
+        content = _read(path, settings.max_file_size)
         if isinstance(content, str):
             yield path, unreadable(path, content).facts.to_json()
             continue
@@ -191,7 +192,7 @@ def _context_facts(
     others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
     if not others:
         return None
-    return boundaries.load_context_facts(others, settings, cache, _read)
+    return boundaries.load_context_facts(others, settings, cache, lambda path: _read(path, settings.max_file_size))
 
 
 def _analyze_all(

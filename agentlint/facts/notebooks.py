@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
+from agentlint.facts.source import read_regular
+
 SUFFIX = ".ipynb"
 
 PYTHON_CELL_MAGICS = frozenset(
@@ -336,8 +338,7 @@ def drop_broken_cells(
 @lru_cache(maxsize=64)
 def _on_disk(path: str, mtime: int, size: int) -> VirtualSource | None:
     try:
-        with open(path, "rb") as fh:
-            return read(fh.read())
+        return read(read_regular(path))
     except (OSError, NotebookError):
         return None
 

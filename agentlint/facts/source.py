@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
+import stat
 import sys
 import tokenize
 import warnings
@@ -136,3 +138,51 @@ def decode(content: bytes) -> str:
     """Decode as Python does (PEP 263 cookie, UTF-8 by default, BOM allowed)."""
     encoding, _ = tokenize.detect_encoding(io.BytesIO(content).readline)
     return content.decode(encoding)
+
+
+# -- reading a source file ----------------------------------------------------------
+# A FIFO named `x.py` would block a plain ``open().read()`` forever and `x.py ->
+# /dev/zero` would be read until memory runs out: every read opens without blocking,
+# checks with ``fstat`` that the file is a regular one and how big it is, and reads at
+# most the bound.
+
+
+class UnreadableFile(OSError):
+    """A path that is not read: not a regular file, or larger than the bound. The
+    message says why, in words for the user."""
+
+
+def read_regular(path: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``path`` (symlinks followed), at most ``limit``.
+    Raises ``UnreadableFile`` for a FIFO, socket, device or folder and for a file over
+    ``limit`` bytes (decided from ``fstat``, before reading), ``OSError`` otherwise."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise UnreadableFile("is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise UnreadableFile("not a regular file (a FIFO, socket or device); only regular files are read")
+        if limit is not None and st.st_size > limit:
+            raise UnreadableFile(too_large(st.st_size, limit))
+        chunks = []
+        left = (limit if limit is not None else st.st_size) + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if limit is not None and len(data) > limit:  # it grew while being read
+            raise UnreadableFile(too_large(len(data), limit))
+        return data
+    finally:
+        os.close(fd)
+
+
+def too_large(size: int, limit: int) -> str:
+    return (
+        f"file is {size / 1048576:.1f} MiB, above `max-file-size` "
+        f"({limit / 1048576:.1f} MiB); raise it to check this file"
+    )

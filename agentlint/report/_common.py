@@ -4,6 +4,7 @@ imports)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -113,6 +114,39 @@ def is_fixable(diagnostic: Diagnostic, unsafe_fixes: bool = False) -> bool:
     """Whether ``--fix`` applies the diagnostic's fix; with ``--unsafe-fixes`` unsafe
     fixes count too."""
     return diagnostic.fix is not None and (diagnostic.fix.safe or unsafe_fixes)
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    ch = match.group(0)
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if ch in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print and to encode: control characters (newlines, terminal
+    escape sequences) and undecodable bytes of file names are written as escapes, so a
+    file name can neither forge an output line nor crash the writer."""
+    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
+
+
+def json_text(data: object, **options) -> str:
+    """``json.dumps`` for the machine formats: UTF-8 text (``ensure_ascii=False``) in
+    which no lone surrogate of an undecodable file name survives."""
+    text = json.dumps(data, ensure_ascii=False, **options)
+    if not _SURROGATE.search(text):
+        return text
+    # inside a JSON string the escape's backslash is itself escaped: the value reads `\xff`
+    return _SURROGATE.sub(lambda m: _escape(m).replace("\\", "\\\\"), text)
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def posix(path: str) -> str:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from agentlint.report._common import Report, posix
+from agentlint.report._common import Report, posix, printable
 
 
 def escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The toolkit's escapes; any other control character or undecodable byte of a file
+    name is then written as a visible escape (``printable``)."""
+    return printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:

@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from typing import Any, TextIO
 
-from agentlint.report._common import Report, SourceLines, posix, relative_to_root
+from agentlint.report._common import Report, SourceLines, json_text, posix, relative_to_root
 
 
 def gitlab_issues(report: Report) -> list[dict[str, Any]]:
@@ -27,7 +27,7 @@ def gitlab_issues(report: Report) -> list[dict[str, Any]]:
         key = (path, d.code, d.message, " ".join(line_text.split()))
         occurrence = seen[key]
         seen[key] += 1
-        digest = hashlib.sha256("\0".join((*key, str(occurrence))).encode("utf-8"))
+        digest = hashlib.sha256("\0".join((*key, str(occurrence))).encode("utf-8", "surrogatepass"))
         issues.append(
             {
                 "check_name": d.code,
@@ -47,5 +47,5 @@ def gitlab_issues(report: Report) -> list[dict[str, Any]]:
 
 
 def write_gitlab(report: Report, out: TextIO) -> None:
-    out.write(json.dumps(gitlab_issues(report), indent=2, ensure_ascii=False))
+    out.write(json_text(gitlab_issues(report), indent=2))
     out.write("\n")

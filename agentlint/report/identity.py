@@ -36,7 +36,7 @@ class FindingKey:
     def fingerprint(self) -> str:
         """A stable 32-hex-digit hash of the key (for SARIF ``partialFingerprints``)."""
         payload = "\0".join((self.path, self.code, self.source, str(self.occurrence)))
-        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
     def to_json(self) -> dict:
         return {"path": self.path, "code": self.code, "source": self.source, "occurrence": self.occurrence}
@@ -58,7 +58,7 @@ def normalise(text: str) -> str:
     """Whitespace runs collapsed to one space; a long text becomes a prefix + hash."""
     text = " ".join(text.split())
     if len(text) > MAX_SOURCE_CHARS:
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         text = f"{text[:160]}... [sha256:{digest}]"
     return text
 

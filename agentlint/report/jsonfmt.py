@@ -13,7 +13,7 @@ import os
 from typing import Any, TextIO
 
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report._common import Report, rule_url
+from agentlint.report._common import Report, json_text, rule_url
 from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 RUFF_KEYS = frozenset(
@@ -78,13 +78,11 @@ def diagnostic_object(d: Diagnostic) -> dict[str, Any]:
 
 def write_json(report: Report, out: TextIO) -> None:
     objects = [diagnostic_object(d) for d in report.diagnostics]
-    out.write(json.dumps(objects, indent=2, sort_keys=True, ensure_ascii=False))
+    out.write(json_text(objects, indent=2, sort_keys=True))
     out.write("\n")
 
 
 def write_json_lines(report: Report, out: TextIO) -> None:
     for d in report.diagnostics:
-        line = json.dumps(
-            diagnostic_object(d), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-        )
+        line = json_text(diagnostic_object(d), sort_keys=True, separators=(",", ":"))
         out.write(line + "\n")

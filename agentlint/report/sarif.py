@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from agentlint import __version__
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report._common import HOMEPAGE_URL, Report, relative_to_root, rule_url
+from agentlint.report._common import HOMEPAGE_URL, Report, json_text, relative_to_root, rule_url
 from agentlint.report.identity import finding_keys
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta, Span
 
@@ -108,7 +108,7 @@ class _Locations:
             if rel is None:
                 found = {"uri": Path(os.path.abspath(path)).as_uri()}
             else:
-                found = {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
+                found = {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": SRCROOT}
             self._cache[path] = found
         return found
 
@@ -295,5 +295,5 @@ class _Scopes:
 
 
 def write_sarif(report: Report, out: TextIO) -> None:
-    out.write(json.dumps(sarif_log(report), indent=2, ensure_ascii=False))
+    out.write(json_text(sarif_log(report), indent=2))
     out.write("\n")

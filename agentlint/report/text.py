@@ -22,7 +22,7 @@ import unicodedata
 from collections import Counter
 from typing import TextIO
 
-from agentlint.report._common import Report, SourceLines, is_fixable
+from agentlint.report._common import Report, SourceLines, is_fixable, printable
 from agentlint.rules.diagnostics import Diagnostic, Span
 
 CONTEXT_LINES = 2
@@ -99,11 +99,12 @@ def write_text(report: Report, out: TextIO, *, full: bool) -> None:
 def _header(d: Diagnostic, style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
     sep = style.cyan(":")
     cell = f"cell {d.cell}{sep}" if d.cell is not None else ""
-    location = f"{style.bold(d.path)}{sep}{cell}{d.span.start.line}{sep}{d.span.start.column}{sep}"
+    location = f"{style.bold(printable(d.path))}{sep}{cell}{d.span.start.line}{sep}{d.span.start.column}{sep}"
     fix = f"[{style.cyan('*')}] " if show_fix_status and is_fixable(d, unsafe_fixes) else ""
+    message = printable(d.message)
     if d.severity == "note":
-        return f"{location} {style.cyan(d.code)} note: {d.message}"
-    return f"{location} {style.error(d.code)} {fix}{d.message}"
+        return f"{location} {style.cyan(d.code)} note: {message}"
+    return f"{location} {style.error(d.code)} {fix}{message}"
 
 
 def _details(
@@ -125,8 +126,8 @@ def _details(
         result.append(f"{indent}{eq} {style.bold('help')}: {help_text}")
     for related in d.related:
         cell = f"cell {related.cell}:" if related.cell is not None else ""
-        where = f"{related.path}:{cell}{related.span.start.line}:{related.span.start.column}"
-        note = f"other place: {where} {related.message}".rstrip()
+        where = f"{printable(related.path)}:{cell}{related.span.start.line}:{related.span.start.column}"
+        note = f"other place: {where} {printable(related.message)}".rstrip()
         result.append(f"{indent}{eq} {style.bold('note')}: {note}")
     return result
 
