@@ -249,3 +249,157 @@ def test_baseline_with_a_file_name_that_is_not_utf8(tmp_path, agentlint_exe):
     assert run(agentlint_exe, "check", ".", "--no-cache", "--write-baseline", "b.json", cwd=tmp_path).returncode == 0
     proc = run(agentlint_exe, "check", ".", "--no-cache", "--baseline", "b.json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+
+
+# -- 6. a crash is one diagnostic, and exits 2 ------------------------------------------------
+
+
+def test_notebooks_that_python_cannot_load_are_agl002(tmp_path, agentlint_exe):
+    huge = '{"nbformat": 4, "cells": [{"cell_type": "code", "source": "x = 1", "execution_count": ' + "9" * 5000 + "}]}"
+    (tmp_path / "huge.ipynb").write_text(huge)
+    (tmp_path / "surrogate.ipynb").write_text('{"nbformat": 4, "cells": [{"cell_type": "code", "source": "x = \\"\\ud800\\""}]}')
+    (tmp_path / "good.py").write_text(SILENT)
+    found = codes_by_file(findings(run(agentlint_exe, "check", ".", "--no-cache", "--output-format", "json", cwd=tmp_path)))
+    assert {("huge.ipynb", "AGL002"), ("surrogate.ipynb", "AGL002"), ("good.py", "AGL302")} <= found
+
+
+def test_pyproject_shapes_are_config_errors_not_crashes(tmp_path, agentlint_exe):
+    (tmp_path / "good.py").write_text(SILENT)
+    for text, message in (
+        ("[tool]\nagentlint = 5\n", "must be a table"),
+        ("[tool.agentlint]\nselect = [\n", "invalid TOML"),
+    ):
+        (tmp_path / "pyproject.toml").write_text(text)
+        proc = run(agentlint_exe, "check", ".", "--no-cache", cwd=tmp_path)
+        assert proc.returncode == 2 and message in proc.stderr.decode() and b"Traceback" not in proc.stderr
+        assert "pyproject.toml" in proc.stderr.decode()
+    (tmp_path / "pyproject.toml").write_text("tool = 5\n")  # no agentlint table: not ours
+    assert run(agentlint_exe, "check", ".", "--no-cache", cwd=tmp_path).returncode == 1
+
+
+def test_wrong_shaped_cache_entries_and_baselines(tmp_path, agentlint_exe):
+    (tmp_path / "good.py").write_text(SILENT)
+    first = findings(run(agentlint_exe, "check", ".", "--cache-dir", "c", "--output-format", "json", cwd=tmp_path))
+    for i, entry in enumerate(sorted((tmp_path / "c").rglob("*.json"))):
+        key = json.loads(entry.read_text())["key"]
+        entry.write_text(["[" * 100000, json.dumps({"key": key, "diagnostics": 5, "facts": []})][i % 2])
+    again = findings(run(agentlint_exe, "check", ".", "--cache-dir", "c", "--output-format", "json", cwd=tmp_path))
+    assert again == first
+    (tmp_path / "b.json").write_text("[" * 100000)
+    proc = run(agentlint_exe, "check", ".", "--no-cache", "--baseline", "b.json", cwd=tmp_path)
+    assert proc.returncode == 2 and "b.json" in proc.stderr.decode() and b"Traceback" not in proc.stderr
+
+
+def test_output_file_into_a_missing_folder_and_onto_a_full_disk(tmp_path, agentlint_exe):
+    (tmp_path / "good.py").write_text(SILENT)
+    proc = run(agentlint_exe, "check", ".", "--no-cache", "--output-format", "sarif", "-o", "out/deep/report.sarif", cwd=tmp_path)
+    assert proc.returncode == 1 and json.loads((tmp_path / "out" / "deep" / "report.sarif").read_text())
+    if os.path.exists("/dev/full"):
+        proc = run(agentlint_exe, "check", ".", "--no-cache", "-o", "/dev/full", cwd=tmp_path)
+        assert proc.returncode == 2 and "cannot write the report" in proc.stderr.decode()
+
+
+def test_a_crash_outside_any_rule_exits_2(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "good.py").write_text(SILENT)
+    import agentlint.engine.finalize as finalize_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(finalize_module, "apply_suppressions", broken)
+    result = run_cli("check", ".", "--no-cache")
+    assert result.exit_code == 2
+    assert "internal error: RuntimeError: boom" in result.stderr
+
+
+def test_a_fact_crash_in_a_file_not_given_is_reported_there(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "a.py").write_text("PROMPT = 'You are a careful assistant who answers questions.'\n")
+    (tmp_path / "b.py").write_text("x = 1\n")
+    import agentlint.engine.analyze as analyze
+
+    real = analyze.extract_facts
+
+    def crash_on_b(path, tree, source=None):
+        if path.endswith("b.py"):
+            raise RuntimeError("boom")
+        return real(path, tree, source)
+
+    monkeypatch.setattr(analyze, "extract_facts", crash_on_b)
+    result = run_cli("check", "a.py", "--no-cache", "--output-format", "json")
+    assert result.exit_code == 2, result.output
+    items = json.loads(result.stdout)
+    assert [(os.path.basename(i["filename"]), i["code"]) for i in items] == [("b.py", "AGL003")]
+
+
+# -- 8. should be right too -------------------------------------------------------------------
+
+
+def test_what_cpython_compiles_is_not_a_syntax_error(tmp_path, agentlint_exe):
+    (tmp_path / "continued.py").write_bytes(b"try:\r\n    x = 1\r\nexcept Exception:\r\n    pass\r\ny = 2 \\\r\n")
+    chain = "x = 0\nif x == 0:\n    pass\n" + "".join(f"elif x == {i}:\n    pass\n" for i in range(1, 1000))
+    (tmp_path / "chain.py").write_text(chain)
+    for name in ("continued.py", "chain.py"):
+        compile((tmp_path / name).read_bytes(), name, "exec")
+    found = codes_by_file(findings(run(agentlint_exe, "check", ".", "--no-cache", "--select", "ALL", "--output-format", "json", cwd=tmp_path)))
+    assert found == {("continued.py", "AGL302")}
+
+
+def test_many_findings_in_one_module_cost_linear_time(tmp_path):
+    """Reports are positioned with one pass per body, not one pass per report: the
+    work counted here (statements visited to place every report) grows linearly."""
+    import ast as stdlib_ast
+
+    import libcst
+
+    from agentlint.engine import cst_pass
+
+    visited = []
+    real = cst_pass._ast_indexes
+
+    def counting(statements):
+        visited.append(len(statements))
+        return real(statements)
+
+    cst_pass._ast_indexes = counting
+    try:
+        for n in (200, 800):
+            text = "".join(f"try:\n    x{i} = 1\nexcept Exception:\n    pass\n" for i in range(n))
+            module, tree = libcst.parse_module(text), stdlib_ast.parse(text)
+            visited.clear()
+            chains = [(module, stmt, stmt.handlers[0]) for stmt in module.body]
+            positions = cst_pass._anchored_positions(module, tree, chains)
+            assert len(positions) >= n
+            assert sum(visited) == n  # the module body, indexed once
+    finally:
+        cst_pass._ast_indexes = real
+
+
+def test_jobs_are_capped(tmp_path, agentlint_exe):
+    (tmp_path / "a.py").write_text(SILENT)
+    proc = run(agentlint_exe, "check", ".", "--no-cache", "-j", "100000", cwd=tmp_path)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+
+
+def test_init_keeps_a_crlf_pyproject_crlf(tmp_path, agentlint_exe):
+    (tmp_path / "pyproject.toml").write_bytes(b'[project]\r\nname = "x"\r\n')
+    (tmp_path / "a.py").write_text("import openai\n")
+    assert run(agentlint_exe, "init", ".", cwd=tmp_path).returncode == 0
+    data = (tmp_path / "pyproject.toml").read_bytes()
+    assert b"[tool.agentlint]" in data and data.count(b"\n") == data.count(b"\r\n")
+
+
+@pytest.mark.parametrize(
+    "toml, message",
+    [
+        ("max-file-size = -1\n", "positive integer"),
+        ("max-file-size = 1.5\n", "positive integer"),
+        ("[rules.AGL302]\nlogger-objects = 3\n", "list of strings"),
+        ("respect-gitignore = 'yes'\n", "true or false"),
+    ],
+)
+def test_config_values_are_validated(tmp_path, agentlint_exe, toml, message):
+    (tmp_path / "agentlint.toml").write_text(toml)
+    (tmp_path / "a.py").write_text(SILENT)
+    proc = run(agentlint_exe, "check", ".", "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr.decode(), proc.stderr.decode()

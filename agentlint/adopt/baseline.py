@@ -105,6 +105,8 @@ def parse(text: str, path: str = "<baseline>") -> Baseline:
         raise BaselineError(path, f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
     except _DuplicateKey as exc:
         raise BaselineError(path, f"`{exc.args[0]}` appears twice in one object") from None
+    except (RecursionError, ValueError) as exc:
+        raise BaselineError(path, f"not a baseline agentlint can read ({'nested too deeply' if isinstance(exc, RecursionError) else exc})") from None
     if not isinstance(data, dict):
         raise BaselineError(path, f"expected a JSON object with `{FORMAT_KEY}` and `findings`, got {_kind(data)}", 1)
     key_lines, entry_lines = _locate(text)

@@ -229,8 +229,6 @@ class Written:
 
 def write_table(folder: Path, text: str, *, force: bool) -> Written:
     """Put the table ``text`` into ``folder/pyproject.toml`` (created if missing)."""
-
-
     if (folder / "agentlint.toml").is_file():
         raise InitError(
             f"{folder / 'agentlint.toml'} already configures agentlint here (it wins over pyproject.toml); "
@@ -242,7 +240,8 @@ def write_table(folder: Path, text: str, *, force: bool) -> Written:
         atomic_write(str(path), text.encode("utf-8"))
         return Written(path, True, False)
     try:
-        original = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as fh:  # line endings as they are
+            original = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InitError(f"{path}: cannot read it: {exc}") from None
     try:
@@ -273,6 +272,8 @@ def write_table(folder: Path, text: str, *, force: bool) -> Written:
     header = new.rfind("[tool.agentlint]", 0, at)
     if header > 0 and not new[:header].endswith("\n\n"):
         new = new[:header] + ("\n" if new[:header].endswith("\n") else "\n\n") + new[header:]
+    if "\r\n" in original:
+        new = re.sub(r"(?<!\r)\n", "\r\n", new)  # a CRLF file stays CRLF, our table included
     atomic_write(str(path), new.encode("utf-8"), mode=_mode(path))
     return Written(path, False, replaced)
 

@@ -5,10 +5,13 @@ does not pay for importing explain, the tool inventory or `init`."""
 from __future__ import annotations
 
 import importlib
+import sys
+import traceback
 
 import click
 
 from agentlint import DISTRIBUTION, __version__
+from agentlint.cli.common import EXIT_ERROR
 
 COMMANDS = {
     "check": "agentlint.cli.check",
@@ -21,7 +24,25 @@ COMMANDS = {
 
 
 class _Commands(click.Group):
-    """A group whose commands are imported on first use (click's lazy-loading pattern)."""
+    """A group whose commands are imported on first use (click's lazy-loading pattern),
+    and whose every unexpected error ends the run with exit status 2: 1 means "findings",
+    and CI must be able to tell a lost run from a normal one."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit, KeyboardInterrupt):
+            raise
+        except BrokenPipeError:
+            sys.exit(EXIT_ERROR)  # the reader went away (`| head`): nothing left to say
+        except BaseException as exc:  # a bug: say so plainly, exit 2
+            click.echo(
+                f"agentlint: internal error: {type(exc).__name__}: {exc}\n"
+                "Please report it with the command and, if you can, the file it was checking.\n"
+                + "".join(traceback.format_exception(exc)).rstrip(),
+                err=True,
+            )
+            sys.exit(EXIT_ERROR)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

@@ -3,13 +3,15 @@ on a terminal."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 
 from agentlint import __version__
-from agentlint.cli.common import use_color
+from agentlint.cli.common import fail, use_color
 from agentlint.engine.config import Settings
 from agentlint.engine.discovery import outside_project
+from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
 from agentlint.report.write import Report, write_report
 from agentlint.rules import registry
@@ -41,26 +43,54 @@ def emit(
         except OSError:
             return None
 
-    if stream is None:
-        stream = open(output_file, "w", encoding="utf-8") if output_file else sys.stdout
-    try:
-        report = Report(
-            diagnostics=diagnostics,
-            rules=registry.all_rules(),
-            files_checked=files_checked,
-            root=settings.root,
-            read_source=read_source,
-            color=use_color(stream) and not output_file,
-            statistics=statistics,
-            tool_version=__version__,
-            unsafe_fixes=unsafe_fixes,
-            fixed=fixed,
-        )
-        write_report(settings.output_format, report, stream)
+    to_file = stream is None and output_file is not None
+    if to_file:
+        stream = io.StringIO()
+    elif stream is None:
+        stream = sys.stdout
+    report = Report(
+        diagnostics=diagnostics,
+        rules=registry.all_rules(),
+        files_checked=files_checked,
+        root=settings.root,
+        read_source=read_source,
+        color=use_color(stream) and not output_file,
+        statistics=statistics,
+        tool_version=__version__,
+        unsafe_fixes=unsafe_fixes,
+        fixed=fixed,
+    )
+    write_report(settings.output_format, report, stream)
+    if to_file:
+        write_output_file(output_file, stream.getvalue())
+    else:
         stream.flush()
-    finally:
-        if output_file:
-            stream.close()
+
+
+def _new_file_mode(path: str) -> int:
+    """The mode an ordinary `open(path, "w")` would give: kept when the file exists,
+    else 0o666 less the umask (a temporary file starts at 0o600)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def write_output_file(path: str, text: str) -> None:
+    """`-o FILE`: its folder is created when missing, and the report lands whole or not
+    at all (a full disk leaves no empty report behind: CI must not read half of one)."""
+    try:
+        if os.path.exists(path) and not os.path.isfile(path):
+            # `-o /dev/stdout`, a FIFO, a device: written to, never replaced
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            return
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        atomic_write(path, text.encode("utf-8"), mode=_new_file_mode(path))
+    except OSError as exc:
+        fail(f"cannot write the report to {path}: {exc.strerror or exc}")
 
 
 def progress_printer():
@@ -81,3 +111,4 @@ def progress_printer():
             state["shown"] = True
 
     return show
+

@@ -6,6 +6,7 @@ matches (``cst_pass``). Never raises: problems become diagnostics.
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -89,8 +90,20 @@ def unreadable(path: str, reason: str) -> FileResult:
     )
 
 
+RECURSION_LIMIT = 10_000
+"""What the tree walks may need: CPython compiles an `if`/`elif` chain of a thousand
+branches, a tree as deep, which Python's default limit of 1,000 frames cannot walk
+(Python-to-Python calls do not use the C stack, so the higher limit is safe)."""
+
+
+def _deep_enough() -> None:
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+
+
 def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult:
     """Analyse one file's bytes. Never raises: problems become diagnostics."""
+    _deep_enough()
     if notebooks.is_notebook(path):
         return _analyze_notebook(path, content, settings)
     return _analyze_python(path, content, settings)
@@ -181,6 +194,7 @@ def agent_knowledge(entries: tuple) -> Knowledge:
 def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
     """A file's facts without running any rule (the other files of a partial run):
     the same parse (newer syntax lowered) and the same agent model as a full analysis."""
+    _deep_enough()
     try:
         tree = parse_lowered(text, path)
         facts = extract_facts(path, tree, text)
@@ -231,6 +245,7 @@ def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cac
     """A file's facts without its rules (``facts_only``), stored as a facts-only cache
     entry; a file that cannot be read as code gets empty, incomplete facts."""
     facts = None
+    crash = None
     if len(content) <= settings.max_file_size and b"\0" not in content:
         try:
             text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
@@ -240,7 +255,12 @@ def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cac
                 facts = facts_only(path, recovered.text, settings)
         except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError, notebooks.NotebookError):
             facts = None
+        except Exception as exc:  # a bug in the facts extractor: said (AGL003), the run goes on
+            facts = None
+            crash = f"Fact extraction crashed: {type(exc).__name__}: {exc}"
     data = (facts or FileFacts(module=module_name_for(path), complete=False)).to_json()
+    if crash is not None:
+        data["crash"] = crash
     if cache is not None:
         cache.put(facts_only_key(key), {"facts": data})
     return data

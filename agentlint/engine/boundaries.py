@@ -142,10 +142,11 @@ def context_files(
 
 
 def load_context_facts(
-    paths: Sequence[str], settings: Settings, cache, read
+    paths: Sequence[str], settings: Settings, cache, read, crashes: list[tuple[str, str]] | None = None
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from the cache (a full result,
-    else a facts-only entry), else computed with ``ast`` and stored facts-only."""
+    else a facts-only entry), else computed with ``ast`` and stored facts-only. A file
+    whose facts could not be extracted because of a bug is added to ``crashes``."""
     out: dict[str, FileFacts] = {}
     for path in paths:
         content = read(path)
@@ -157,9 +158,12 @@ def load_context_facts(
             try:
                 out[path] = FileFacts.project_from_json(data)
                 continue
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError):
                 pass
-        out[path] = FileFacts.project_from_json(facts_only_json(path, content, key, settings, cache))
+        data = facts_only_json(path, content, key, settings, cache)
+        if "crash" in data and crashes is not None:
+            crashes.append((path, data["crash"]))
+        out[path] = FileFacts.project_from_json(data)
     return out
 
 

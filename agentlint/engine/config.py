@@ -12,6 +12,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,12 +178,24 @@ def locate(start: Path) -> Path | None:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
             try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                text = pyproject.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                if _MENTIONS_TABLE.search(text):
+                    # the file that would hold the configuration: dropping it would be wrong
+                    raise ConfigError(f"invalid TOML: {exc}", path=str(pyproject)) from None
                 continue  # an unrelated broken pyproject is not ours to judge
-            if "agentlint" in data.get("tool", {}):
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "agentlint" in tool:
                 return pyproject
     return None
+
+
+_MENTIONS_TABLE = re.compile(r"^\s*\[\s*tool\s*\.\s*agentlint\b|^\s*tool\s*\.\s*agentlint\b|\[tool\]", re.M)
+"""A pyproject.toml that says `[tool.agentlint...]` (or a bare `[tool]` table)."""
 
 
 # -- read ----------------------------------------------------------------------------
@@ -197,13 +210,19 @@ def read(path: Path) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"invalid TOML: {exc}", path=str(path)) from None
+    tool = data.get("tool")
+    if path.name == "pyproject.toml" and tool is not None and not isinstance(tool, dict):
+        raise ConfigError("`tool` must be a table ([tool.agentlint] holds the settings)", path=str(path))
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("agentlint", {})
+        table = (tool or {}).get("agentlint", {})
         if not isinstance(table, dict):
             raise ConfigError("[tool.agentlint] must be a table", path=str(path))
         return table
-    if "tool" in data and isinstance(data["tool"], dict) and "agentlint" in data["tool"]:
-        return data["tool"]["agentlint"]
+    if isinstance(tool, dict) and "agentlint" in tool:
+        table = tool["agentlint"]
+        if not isinstance(table, dict):
+            raise ConfigError("[tool.agentlint] must be a table", path=str(path))
+        return table
     return data
 
 
@@ -249,6 +268,13 @@ def _check_like(value: Any, default: Any, path: str, key: str) -> None:
     elif isinstance(default, int):
         if type(value) is not int:
             raise ConfigError(f"must be an integer, got {value!r}", path=path, key=key)
+        if default >= 0 > value:
+            raise ConfigError(f"must be 0 or more, got {value!r}", path=path, key=key)
+    elif isinstance(default, float):
+        if type(value) not in (int, float):
+            raise ConfigError(f"must be a number, got {value!r}", path=path, key=key)
+        if 0.0 <= default <= 1.0 and not 0.0 <= value <= 1.0:
+            raise ConfigError(f"must be between 0 and 1, got {value!r}", path=path, key=key)
     elif isinstance(default, str) and not isinstance(value, str):
         raise ConfigError(f"must be a string, got {value!r}", path=path, key=key)
 

@@ -8,6 +8,7 @@ never pays for importing it (start-up matters for pre-commit).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Mapping
 
 from agentlint.engine.config import Settings
@@ -19,6 +20,17 @@ from agentlint.rules.lazy import libcst_module
 from agentlint.rules.traversal import run_rules
 
 cst = libcst_module()
+
+
+_TRAILING_CONTINUATION = re.compile(r"\\(\r\n|\r|\n)\Z")
+
+
+def for_libcst(text: str) -> str:
+    """``text`` as LibCST's tokenizer accepts it. CPython compiles a file whose last line
+    ends with a backslash continuation; LibCST rejects it. Dropping that one backslash
+    keeps every line and column before it, so the reports' positions hold."""
+    match = _TRAILING_CONTINUATION.search(text)
+    return text[: match.start()] + match.group(1) if match else text
 
 
 def too_deep(diagnostic: Diagnostic) -> bool:
@@ -36,7 +48,7 @@ def run_cst_rules(
     tree: ast.Module | None,
 ) -> list[Diagnostic]:
     try:
-        module = cst.parse_module(text)
+        module = cst.parse_module(for_libcst(text))
     except cst.ParserSyntaxError as exc:
         if syntax_error is not None:
             return [syntax_error]
@@ -134,21 +146,33 @@ def _positions(module, tree: ast.Module | None, chains: list[tuple]) -> Mapping 
         return None
 
 
-def _anchor(module, tree: ast.Module, chain: tuple):
+def _ast_indexes(statements) -> dict[int, int]:
+    """id(LibCST statement) -> the index of its first `ast` statement in the same body
+    (a `SimpleStatementLine` holds as many `ast` statements as it has parts)."""
+    out: dict[int, int] = {}
+    index = 0
+    for stmt in statements:
+        out[id(stmt)] = index
+        index += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+    return out
+
+
+def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int, int]]):
     """The deepest statement of ``chain`` reachable through module, class and function
-    bodies only, with its first line (from `ast`) and the indentation around it."""
+    bodies only, with its first line (from `ast`) and the indentation around it.
+    ``indexes`` memoises ``_ast_indexes`` per body, so many reports in one module cost
+    one pass over each body, not one pass each."""
     statements, nodes, indents = module.body, tree.body, []
     anchor = None
     block = None
     for child in chain[1:]:
         if child is block:
             continue  # the indented body of the def/class just entered
-        index = 0
-        for stmt in statements:
-            if stmt is child:
-                break
-            index += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
-        else:
+        body_index = indexes.get(id(statements))
+        if body_index is None:
+            body_index = indexes[id(statements)] = _ast_indexes(statements)
+        index = body_index.get(id(child))
+        if index is None:
             break
         node = nodes[index]
         decorators = getattr(node, "decorator_list", None)
@@ -168,10 +192,11 @@ def _anchor(module, tree: ast.Module, chain: tuple):
 
 def _anchored_positions(module, tree: ast.Module, chains: list[tuple]) -> dict:
     computed: dict = {}
+    indexes: dict[int, dict[int, int]] = {}
     for chain in chains:
         if chain[-1] in computed:
             continue
-        statement, first_line, indents = _anchor(module, tree, chain)
+        statement, first_line, indents = _anchor(module, tree, chain, indexes)
         provider = cst.metadata.PositionProvider()
         state = cst.metadata.position_provider.PositionProvidingCodegenState(
             default_indent=module.default_indent, default_newline=module.default_newline, provider=provider

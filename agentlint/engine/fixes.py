@@ -25,6 +25,7 @@ import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from agentlint.engine.cst_pass import for_libcst
 from agentlint.engine.discovery import outside_project
 from agentlint.engine.files import TEMP_PREFIX, remove_stale_temporaries
 from agentlint.facts.source import decode, read_regular
@@ -114,7 +115,7 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[int]]:
 
 def parses(text: str) -> bool:
     try:
-        cst.parse_module(text)
+        cst.parse_module(for_libcst(text))
     except Exception:
         return False
     return True

@@ -25,10 +25,11 @@ from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
 from agentlint.engine.project import project_phase_wanted
+from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import UnreadableFile, read_regular
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
-from agentlint.rules.builtin import INTERNAL_ERROR
+from agentlint.rules.builtin import INTERNAL_ERROR, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
 
 
@@ -52,6 +53,9 @@ def _read(path: str, limit: int) -> bytes | str:
     except OSError as exc:
         return exc.strerror or str(exc)
 
+
+MAX_JOBS = 64
+"""`--jobs` above this (or above the number of files) starts no more processes."""
 
 IN_PROCESS_MAX = 16
 """Runs with at most this many files to analyse stay in-process (start-up matters)."""
@@ -90,7 +94,11 @@ def _worker(path: str) -> tuple[str, dict]:
     key = Cache.key(path, content)
     if _WORKER_KEEP == "facts-only":
         return key, {"facts": facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
-    data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
+    try:
+        data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
+    except Exception as exc:  # a bug outside any one rule: this file gets AGL003, the run goes on
+        crashed = engine_diagnostic(INTERNAL_ERROR, path, f"Analysis crashed: {type(exc).__name__}: {exc}")
+        data = FileResult(path, (crashed,), FileFacts(module=module_name_for(path), complete=False)).to_json()
     if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
         _WORKER_CACHE.put(key, data)
     if _WORKER_KEEP is not True:
@@ -138,7 +146,7 @@ def run(
                     results[path] = FileResult.from_json(cached, path, with_facts=keep_facts)
                     hits += 1
                     continue
-                except (KeyError, TypeError, ValueError):
+                except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
                     pass  # an entry from a broken write or an old layout: rebuild it
         todo.append(path)
     if stdin is not None:
@@ -152,8 +160,11 @@ def run(
         if progress is not None:
             progress(done, total)
 
-    context = _context_facts(results, paths, settings, cache) if keep_facts and paths is not None else None
+    crashes: list[tuple[str, str]] = []
+    context = _context_facts(results, paths, settings, cache, crashes) if keep_facts and paths is not None else None
     diagnostics = finalize(results, settings, registry.all_rules(), context=context)
+    # A project file not given to check whose facts crashed: said there, the run goes on.
+    diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
     return RunResult(diagnostics, results, len(results), hits, context)
 
 
@@ -183,7 +194,8 @@ def facts_json(
 
 
 def _context_facts(
-    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None
+    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None,
+    crashes: list[tuple[str, str]],
 ) -> dict[str, FileFacts] | None:
     """Facts of the files of the checked files' projects that were not checked."""
     if not project_phase_wanted(settings):
@@ -192,13 +204,16 @@ def _context_facts(
     others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
     if not others:
         return None
-    return boundaries.load_context_facts(others, settings, cache, lambda path: _read(path, settings.max_file_size))
+    return boundaries.load_context_facts(
+        others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes
+    )
 
 
 def _analyze_all(
     todo: list[str], settings: Settings, jobs: int | None, use_cache: bool = False, keep_facts: "bool | str" = True
 ):
-    jobs = jobs or os.cpu_count() or 1
+    # never more workers than files to analyse, nor than a machine can usefully run
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1, MAX_JOBS))
     if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
         _init_worker(settings, use_cache, keep_facts)
         for path in todo:

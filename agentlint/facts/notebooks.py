@@ -67,6 +67,9 @@ _ASSIGNED_ESCAPE = re.compile(r"^(?P<indent>[ \t]*)(?P<target>[A-Za-z_][\w.]*(?:
 _HELP = re.compile(r"^[ \t]*[?]|^[ \t]*[\w.\[\]()]+[?]{1,2}[ \t]*$")
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
 def is_notebook(path: str) -> bool:
     return path.lower().endswith(SUFFIX)
 
@@ -126,6 +129,8 @@ def load(content: bytes) -> dict[str, Any]:
         raise NotebookError(f"not valid notebook JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise NotebookError("not valid notebook JSON (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer over Python's 4,300-digit limit
+        raise NotebookError(f"not a notebook agentlint can read ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotebookError("not a Jupyter notebook (no `cells` list at the top level)")
     major = data.get("nbformat")
@@ -141,6 +146,8 @@ def load(content: bytes) -> dict[str, Any]:
             isinstance(source, list) and all(isinstance(s, str) for s in source)
         ):
             raise NotebookError(f"cell {number} has a `source` that is neither a string nor a list of strings")
+        if _SURROGATE.search(cell_source(cell)):
+            raise NotebookError(f"cell {number} holds a lone surrogate (a `\\ud800`-style escape), which is not text")
     return data
 
 

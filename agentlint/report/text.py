@@ -23,6 +23,7 @@ from collections import Counter
 from typing import TextIO
 
 from agentlint.report._common import Report, SourceLines, is_fixable, printable
+from agentlint.rules.builtin import UNREADABLE_FILE
 from agentlint.rules.diagnostics import Diagnostic, Span
 
 CONTEXT_LINES = 2
@@ -111,7 +112,9 @@ def _details(
     d: Diagnostic, report: Report, sources: SourceLines, style: _Style
 ) -> list[str]:
     lines = sources.lines(d.path) if d.cell is None else sources.cell_lines(d.path, d.cell)
-    frame, width = _frame(lines, d.span, d.code, style) if lines is not None else ([], 1)
+    # no frame for a file that could not be read: its bytes are not source to show
+    show = lines is not None and d.code != UNREADABLE_FILE.code
+    frame, width = _frame(lines, d.span, d.code, style) if show else ([], 1)
     result = list(frame)
     indent = " " * (width + 1)
     eq = style.gutter("=")
