@@ -22,6 +22,7 @@ import re
 import stat
 import tempfile
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -125,7 +126,9 @@ def compile_error(text: str, path: str) -> str | None:
     """Why ``text`` does not compile (`compile(..., "exec")`, which also catches what a
     parse alone accepts: a repeated keyword, a misplaced `nonlocal`), or None."""
     try:
-        compile(text, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # `"x"()` and the like warn: not ours to print
+            warnings.simplefilter("ignore")
+            compile(text, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         return exc.msg or str(exc)
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -38,6 +38,7 @@ import bisect
 import json
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
@@ -208,7 +209,9 @@ def _is_automagic(stripped: str) -> bool:
     if match is None or match.group("word") not in AUTOMAGIC or stripped.rstrip() == match.group("word"):
         return False
     try:
-        compile(stripped, "<cell>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(stripped, "<cell>", "exec", dont_inherit=True)
     except SyntaxError:
         return True
     except (ValueError, RecursionError, MemoryError):
