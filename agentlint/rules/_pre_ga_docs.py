@@ -9,13 +9,13 @@ from agentlint.knowledge import maf
 
 _STANDARD = """\
 ## Standard
-Enforces the durable-workflows-hitl standard
-(`package/framework/standards/ai-agents/durable-workflows-hitl.md`), whose checklist
-asks for *"nenhuma ocorrência de `FunctionApprovalRequestContent` /
-`FunctionApprovalResponseContent` (nomes pré-GA)"* and whose migration note says the
-old names are history, not a live API (*"histórico, não API viva ... os nomes antigos
-não existem no pin"*). The standard's approval loop (check for pending approvals after
-**every** run, answer them in the **same** session) is written against the GA names.
+Enforces the durable-workflows-hitl standard, section "Tool approval without a
+workflow: the single-agent case": its checklist asks that no
+`FunctionApprovalRequestContent` / `FunctionApprovalResponseContent` (the pre-GA names)
+appears in the code, and its note on the migration says the old names are history, not
+a live API: they do not exist in the pinned version. The standard's approval loop
+(check for pending approvals after **every** run, answer them in the **same** session)
+is written against the GA names.
 """
 
 _FIX_COMMON = """\

@@ -131,13 +131,12 @@ reporter-callables = ["myapp.telemetry.report_error", "notify_ops"]
 ```
 
 ## Standard
-Enforces the guardrails standard (`package/framework/standards/ai-agents/guardrails.md`),
-section "When the guard cannot decide": *"This standard ratifies fail-open — with one
-hard condition: the escape is recorded, never silent"*, because *"without it, fail-open
-is indistinguishable from a bug"*. Its checklist asks that *"every fail-open path
-records the escape in a counter or span"*, and its anti-pattern table lists *"silent
-fail-open"* (81 of 83 `catch (Exception ex)` blocks that never read `ex`), to be
-replaced by *"recorded fail-open"*.
+Enforces the guardrails standard, section "When the guard cannot decide": it accepts
+failing open on one hard condition, that the escape is recorded and never silent,
+because without the record a fail-open path cannot be told apart from a bug. Its
+checklist asks that every fail-open path records the escape in a counter or a span,
+and its list of anti-patterns names the silent fail-open (in the project it studied, 81
+of 83 `catch (Exception ex)` blocks never read `ex`), to be replaced by a recorded one.
 """
 
 _SKIPPED_FIELDS = frozenset(
