@@ -89,13 +89,16 @@ VERDICT_VERBS = GUARD_NAME_VERBS | frozenset(
 `verify_api_key`, `test_authentication`; `test_*` in test code is skipped by path)."""
 
 VERDICT_NOUNS = GUARD_NAME_NOUNS | frozenset(
-    {"checker", "verifier", "grader", "judge", "filter", "moderator", "gate", "gatekeeper", "guardrails"}
+    {"checker", "verifier", "grader", "judge", "filter", "moderator", "gate", "gatekeeper", "guardrails",
+     "detector", "classifier", "scanner", "screener", "evaluator", "critic", "reviewer"}
 )
-"""Last words that do the same (`relevance_grader`, `content_filter`)."""
+"""Last words that do the same (`relevance_grader`, `content_filter`, `pii_detector`)."""
 
-VERDICT_PREDICATE_PREFIXES = frozenset({"is", "has", "can", "should", "may"})
-"""A predicate (`is_admin_user`, `has_access`, `can_send`) is a guard when its verdict
-is two-valued; its evaluation still has to be fallible to be reported."""
+VERDICT_PREDICATE_PREFIXES = frozenset(
+    {"is", "has", "can", "should", "may", "needs", "requires", "contains", "exceeds", "violates"}
+)
+"""A predicate (`is_admin_user`, `has_access`, `needs_review`, `contains_pii`) is a guard
+when its verdict is two-valued; its evaluation still has to be fallible to be reported."""
 
 VERDICT_LAST_WORDS = frozenset(
     {
@@ -466,7 +469,6 @@ EVALUATION_FAILURE_STEMS = (
     "moderation",
     "permission",
     "filenotfound",
-    "calledprocess",
     "subprocess",
     "socket",
     "ssl",
@@ -482,9 +484,10 @@ EVALUATION_FAILURE_STEMS = (
     "overloaded",
     "auth",
 )
-"""Stems in an exception's dotted name (lower-cased) that say the evaluation itself failed
-(the model, the network, the service, the file), as opposed to the input being invalid
-(`ValueError`, `JSONDecodeError`)."""
+"""Stems in an exception's name (lower-cased) that say the evaluation itself failed (the
+model, the network, the service, the file), as opposed to the input being invalid
+(`ValueError`, `JSONDecodeError`) or the command answering no (`CalledProcessError`: it
+ran, and its exit status is the answer)."""
 
 PARSE_FAILURE_STEMS = (
     "decodeerror",

@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from agentlint.facts.ast_helpers import dotted
 from agentlint.knowledge import guards
 from agentlint.knowledge.recording import BROAD_EXCEPTIONS
-from agentlint.knowledge.words import name_words
+from agentlint.knowledge.words import name_parts
 from agentlint.rules._guard_steps import (
     Fallibility,
     Step,
@@ -34,6 +34,9 @@ from agentlint.rules._guard_verdicts import Body, Verdict, last, own_nodes
 _PRIORITY = ("model", "fallible", "network", "subprocess", "file", "awaited", "config", "parse")
 
 _STRUCTURE_CALLS = frozenset({"len", "isinstance", "type", "hasattr", "getattr", "id", "callable"})
+
+_ANSWERED = frozenset({"model", "fallible", "state", "network", "awaited"})
+"""Steps whose result is someone's answer: parsing it can fail for reasons of theirs."""
 
 _TABLES = (ast.Dict, ast.List, ast.Set, ast.Tuple, ast.DictComp, ast.ListComp, ast.SetComp)
 """Module constants built from literals: a lookup in one cannot fail."""
@@ -121,13 +124,20 @@ class Folds:
         return found[0], parses
 
     def _parses_answer(self, call: ast.Call) -> bool:
+        """`json.loads(reply)`, `response.json()`: parsing what a model or a server
+        answered (parsing a file under judgment is the check's answer, not a failure)."""
         written = dotted(call.func) or ""
         qualified = self.model.resolve(written) if written else ""
         if qualified in guards.PARSE_CALLS or written in guards.PARSE_CALLS:
-            return any(self.taint.origin(a) is not None for a in call.args)
-        if isinstance(call.func, ast.Attribute) and call.func.attr in guards.PARSE_METHODS:
+            subjects = list(call.args)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in guards.PARSE_METHODS:
             subjects = [call.func.value, *call.args]
-            return any(self.taint.origin(a) is not None for a in subjects)
+        else:
+            return False
+        for subject in subjects:
+            origin = self.taint.origin(subject)
+            if origin is not None and origin.kind in _ANSWERED:
+                return True
         return False
 
     def _catches(self, handler: ast.ExceptHandler, step: Step, parses: bool) -> str | None:
@@ -147,7 +157,9 @@ class Folds:
                 return "failure"
             if step.kind == "config" and last(qualified) == "KeyError":
                 return "failure"
-            if (parses or step.kind == "parse") and any(stem in lowered for stem in guards.PARSE_FAILURE_STEMS):
+            # a malformed answer of a model (or of a server, when it is parsed) is a failure too
+            answered = parses or step.kind in ("parse", "model", "fallible")
+            if answered and any(stem in lowered for stem in guards.PARSE_FAILURE_STEMS):
                 return "parse"
         return None
 
@@ -219,18 +231,17 @@ class Folds:
         if not attr:
             value = self.model.module_scope.values.get(head)
             if value is not None and self._config_lookup(value):
-                return Step("config", call_text(value) if isinstance(value, ast.Call) else text_of(value), line), False
+                return Step("config", _lookup_text(value), value.lineno), False
             return None
         if head != "self" or "." in attr:
             return None
         owner = self.model.parents.get(id(self.func))
         value = self.model.class_scope(owner).values.get(attr) if owner is not None else None
         if value is not None and self._config_lookup(value):
-            return Step("config", call_text(value) if isinstance(value, ast.Call) else text_of(value), line), False
-        words = name_words(attr)
-        if words & guards.OPTIONAL_HOOK_WORDS:
+            return Step("config", _lookup_text(value), value.lineno), False
+        if _ends_with(attr, guards.OPTIONAL_HOOK_WORDS):
             return Step("hook", subject, line), False
-        if words & guards.SECRET_WORDS:
+        if _ends_with(attr, guards.SECRET_WORDS):
             return Step("secret", subject, line), False
         return None
 
@@ -269,7 +280,7 @@ class Folds:
                 out[targets[0].id] = (Step("config", call_text(value), stmt.lineno), False)
             elif written == "getattr" and len(value.args) == 3 and isinstance(value.args[2], ast.Constant) \
                     and value.args[2].value is None and isinstance(value.args[1], ast.Constant) \
-                    and name_words(str(value.args[1].value)) & guards.OPTIONAL_HOOK_WORDS:
+                    and _ends_with(str(value.args[1].value), guards.OPTIONAL_HOOK_WORDS):
                 out[targets[0].id] = (Step("hook", text_of(value), stmt.lineno), False)
             elif isinstance(value.func, ast.Attribute) and value.func.attr in guards.STORE_LOOKUP_METHODS:
                 receiver = value.func.value
@@ -347,7 +358,8 @@ class Folds:
 
     def _flows(self, node: ast.AST) -> str | None:
         """How ``node`` decides the verdict: "" when it is (part of) a returned verdict,
-        the literal an `if` on it returns, or None."""
+        the literal every other answer gets through an `if` on it (`=` and the literal
+        when only the matching branch returns one), or None."""
         carriers: set[str] = set()
         for _ in range(3):
             before = len(carriers)
@@ -366,12 +378,25 @@ class Folds:
         for if_ in self.body.ifs:
             if _holds(if_.test, node) or _uses(if_.test, carriers):
                 after = self.body.after.get(id(if_))
-                for stmt in (*if_.body, *if_.orelse, *([after] if after is not None else [])):
-                    if isinstance(stmt, ast.Return):
-                        text = self.verdict.literal(stmt.value, self.body)
-                        if text:
-                            return text
+                # the branch every other answer takes first: `else`, or what follows the `if`
+                others = [*if_.orelse, *([after] if after is not None and not if_.orelse else [])]
+                for branch, prefix in ((others, ""), (if_.body, "=")):
+                    for stmt in branch:
+                        if isinstance(stmt, ast.Return):
+                            text = self.verdict.literal(stmt.value, self.body)
+                            if text:
+                                return prefix + text
         return None
+
+
+def _lookup_text(value: ast.AST) -> str:
+    return call_text(value) if isinstance(value, ast.Call) else text_of(value)
+
+
+def _ends_with(name: str, words: frozenset[str]) -> bool:
+    """`consent_callback` ends with `callback`; `cached_token_refresh_at` does not end with `token`."""
+    parts = name_parts(name)
+    return bool(parts) and parts[-1] in words
 
 
 def _shallow(stmt: ast.stmt) -> Iterable[ast.AST]:
@@ -404,6 +429,8 @@ def _label(expr: ast.AST) -> bool:
     if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
         return bool(expr.elts) and all(_label(e) for e in expr.elts)
     if isinstance(expr, ast.Attribute):
+        if expr.attr in ("value", "name") and isinstance(expr.value, ast.Attribute):
+            return expr.value.attr.isupper()  # `Severity.HIGH.value`
         return expr.attr.isupper()
     if isinstance(expr, ast.Name):
         return expr.id.isupper() and len(expr.id) > 1

@@ -367,6 +367,10 @@ def _passfail(values: list[ast.expr]) -> Verdict | None:
 def _inferred(name: str, values: list[ast.expr], body: Body, ann: ast.expr | None) -> Verdict | None:
     if ann is None and all(bool_shaped(v, body) for v in values):
         return Verdict("bool", "a bare `bool`", rejects_on_true=_rejecting(name))
+    if ann is None and any(isinstance(v, ast.Constant) and isinstance(v.value, bool) for v in values) \
+            and all(bool_shaped(v, body) or isinstance(v, _OPAQUE) for v in values):
+        # `return data["grounded"]` beside `return True`: the literal says what the other is
+        return Verdict("bool", "a bare `bool`", rejects_on_true=_rejecting(name))
     if ann is None and all(isinstance(v, ast.Tuple) and len(v.elts) >= 2 and bool_shaped(v.elts[0], body)
                            and not bool_shaped(v.elts[1], body) for v in values):
         return Verdict("tuple", "a `(bool, ...)` tuple", rejects_on_true=_rejecting(name))
@@ -392,6 +396,10 @@ def _inferred(name: str, values: list[ast.expr], body: Body, ann: ast.expr | Non
             if head in guards.PASS_FAIL_RESULTS:
                 return _passfail(values)
     return _state(values, body)
+
+
+_OPAQUE = (ast.Subscript, ast.Attribute, ast.Name, ast.Call, ast.Await)
+"""Returned values whose type the shape does not tell."""
 
 
 def _state(values: list[ast.expr], body: Body) -> Verdict | None:

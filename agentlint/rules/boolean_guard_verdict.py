@@ -25,7 +25,7 @@ from agentlint.facts.notebooks import is_notebook
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards
 from agentlint.rules._guard_folds import Fold, Folds, passes
-from agentlint.rules._guard_steps import Fallibility, Step
+from agentlint.rules._guard_steps import Fallibility
 from agentlint.rules._guard_verdicts import (
     Body,
     GuardSignals,
@@ -168,8 +168,8 @@ the top-level `llm-call-patterns`. The defaults of the other three:
 - `guard-nouns`: {nouns};
 - `guard-keywords`: {keywords} (and any keyword ending in {suffixes}).
 
-Besides these names, `is_*`/`has_*`/`can_*`/`should_*`/`may_*` predicates and names
-ending in {last_words} are guards' questions, and names ending in {probes} count when
+Besides these names, predicates starting with {prefixes} and names ending in
+{last_words} are guards' questions, and names ending in {probes} count when
 their result gates something. A name starting with an action verb (`send`, `save`,
 `get`, `fetch`, `run`, ...) is never a guard by its name.
 
@@ -189,14 +189,25 @@ rodou, e quantas ele não conseguiu avaliar"*; its anti-pattern table lists *"ve
 booleano"*.
 """
 
+_UNSET = {"hook": "may not be set", "secret": "may not be configured"}
+"""Steps that are an attribute the guard tests for absence: how they go missing."""
+
+
 def _listed(words) -> str:
     return ", ".join(f"`{w}`" for w in sorted(words))
 
 
-_DOCS = _DOCS_TEMPLATE.replace("{verbs}", _listed(guards.VERDICT_VERBS)).replace(
-    "{nouns}", _listed(guards.VERDICT_NOUNS)).replace("{keywords}", _listed(guards.GUARD_KEYWORDS)).replace(
-    "{suffixes}", _listed(guards.GUARD_KEYWORD_SUFFIXES)).replace(
-    "{last_words}", _listed(guards.VERDICT_LAST_WORDS)).replace("{probes}", _listed(guards.GATE_ONLY_WORDS))
+_DOCS = _DOCS_TEMPLATE
+for _slot, _words in {
+    "verbs": guards.VERDICT_VERBS,
+    "nouns": guards.VERDICT_NOUNS,
+    "keywords": guards.GUARD_KEYWORDS,
+    "suffixes": guards.GUARD_KEYWORD_SUFFIXES,
+    "prefixes": guards.VERDICT_PREDICATE_PREFIXES,
+    "last_words": guards.VERDICT_LAST_WORDS,
+    "probes": guards.GATE_ONLY_WORDS,
+}.items():
+    _DOCS = _DOCS.replace("{" + _slot + "}", _listed(_words))
 
 _KIND_TEXT = {
     "model": "a model call",
@@ -208,8 +219,6 @@ _KIND_TEXT = {
     "awaited": "an awaited call",
     "parse": "parsing an answer",
     "lookup": "a lookup that may find nothing",
-    "hook": "an evaluator that may not be set",
-    "secret": "a secret that may not be configured",
     "state": "a model's answer",
 }
 
@@ -298,7 +307,7 @@ class BooleanGuardVerdict(ModelRule):
         column = start + 1 if start >= 0 else 1
         where = self._where(fold.node.lineno, line)  # type: ignore[attr-defined]
         message = (
-            f"Guard `{name}` returns {verdict.shape}, but {self._step(fold.step, line)} "
+            f"Guard `{name}` returns {verdict.shape}, but {self._step(fold, line)} "
             f"{self._fold(fold, verdict, where)}; a two-valued verdict cannot say \"not evaluated\""
         )
         fold_line = fold.node.lineno  # type: ignore[attr-defined]
@@ -311,17 +320,24 @@ class BooleanGuardVerdict(ModelRule):
         self.report(line, column, message, end_column=column + len(name), related=(related,))
 
     def _where(self, target: int, def_line: int) -> str:
-        if is_notebook(self.context.path):
+        if is_notebook(self.context.path):  # lines of the notebook's joined cells mean nothing to a reader
             delta = target - def_line
+            if delta < 0:
+                return "above the guard"
             return f"{delta} line{'s' if delta != 1 else ''} below the `def`"
         return f"line {target}"
 
-    def _step(self, step: Step, def_line: int) -> str:
-        kind = _KIND_TEXT.get(step.kind, "a step that can fail")
+    def _step(self, fold: Fold, def_line: int) -> str:
+        step = fold.step
         if step.kind == "state":
-            return f"`{step.text}` ({kind}, written by `{step.via}`)"
+            return f"`{step.text}` (a model's answer, written by `{step.via}`)"
+        if step.kind in _UNSET:
+            return f"`{step.text}`"
+        where = self._where(step.line, def_line)
+        if fold.kind == "missing":
+            return f"`{step.text}` ({where})"
         via = f", through `{step.via}`" if step.via else ""
-        return f"`{step.text}` ({self._where(step.line, def_line)}, {kind}{via})"
+        return f"`{step.text}` ({where}, {_KIND_TEXT.get(step.kind, 'a step that can fail')}{via})"
 
     def _fold(self, fold: Fold, verdict: Verdict, where: str) -> str:
         meaning = passes(fold.verdict, verdict) if fold.verdict else None
@@ -330,10 +346,15 @@ class BooleanGuardVerdict(ModelRule):
             return (f"can fail and `{fold.code}` ({where}) turns the failure into `{fold.verdict}`: "
                     f"a check that could not run {counted}")
         if fold.kind == "missing":
-            return (f"may come back empty and `{fold.code}` ({where}) returns `{fold.verdict}` without "
+            absent = _UNSET.get(fold.step.kind, "may come back empty")
+            return (f"{absent} and `{fold.code}` ({where}) returns `{fold.verdict}` without "
                     f"evaluating: a missing value {counted}")
         if fold.kind == "default":
             return f"gives an answer whose missing field `{fold.code}` ({where}) turns into a verdict"
+        if fold.verdict.startswith("="):
+            return (f"gives an answer that `{fold.code}` ({where}) reduces to two values: a matching answer "
+                    f"goes to `{fold.verdict[1:]}`, every other one, also a failed or malformed one, to the "
+                    f"other verdict")
         if fold.verdict:
             return (f"gives an answer that `{fold.code}` ({where}) reduces to two values: every other "
                     f"answer, also a failed or malformed one, goes to `{fold.verdict}`")
