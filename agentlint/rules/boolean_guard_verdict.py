@@ -51,14 +51,15 @@ calls: a model call (any call agentlint's agent model recognises, such as
 classifier method such as `.scan()` or `.classify()` on an instance of an imported
 class; a DSPy predictor; your own `fallible-callables`), a network or database call
 (`requests.get`, `httpx`, `aiohttp`, `sqlite3`, `redis`, ...), a subprocess, a file read
-(`open(config_path)`, `json.load`), a configuration lookup (`os.environ.get`), a
-lookup that may find nothing (`store.get(owner_id)`), an awaited call, and parsing a
-model's or a server's answer (`json.loads(reply)`).
+(`open(config_path)`; not of a file passed in to be judged), a configuration lookup
+(`os.environ.get`), a lookup that may find nothing (`store.get(owner_id)`), an awaited
+call, and parsing a model's or a server's answer (`json.loads(reply)`).
 
 **Where the failure becomes the verdict:**
 - an `except` for that failure (bare, `Exception`, or named for it: a timeout, a
-  connection, an API error; a parse error when a model's answer is parsed) that returns
-  a verdict, sets the one returned later, or falls through to `return False`;
+  connection, an API error; a parse error when a model's or a server's answer is read)
+  that returns a verdict, sets the one returned later, or falls through to
+  `return False`;
 - a missing value turned into a verdict: `if not api_key: return True`,
   `if record is None: return True`, `if self.consent_callback is None: return True`,
   when the value is used for the evaluation afterwards;
@@ -75,7 +76,8 @@ functions returning comparisons or `True`/`False`, a two-member `Literal`, "yes"
 (or "approved"/"rejected", "pass"/"fail", ...) strings, OpenAI Agents'
 `GuardrailFunctionOutput(tripwire_triggered=...)`, Guardrails AI's
 `PassResult`/`FailResult`, a bool under a verdict key of a returned state
-(`{"human_approved": ...}`), and a result type whose only verdict field is a bool.
+(`{"human_approved": ...}`), a result type whose only verdict field is a bool, and the
+two labels of a conditional edge's routing function.
 
 **Guards:** a function decorated or registered as one (`@input_guardrail`,
 `guardrail=`, `input_guardrails=[...]`, `final_answer_checks=[...]`,
@@ -83,15 +85,16 @@ functions returning comparisons or `True`/`False`, a two-member `Literal`, "yes"
 LangGraph's `add_conditional_edges`, FastAPI's `Depends(...)`, NeMo Guardrails'
 `@action`), the `forward` of a DSPy module, a function that returns a verdict key in a
 state, a function named like a guard (`check_*`, `validate_*`, `verify_*`, `grade_*`,
-`analyze_*`, `is_admin*`, `*_allowed`, `*_guard`, `*_filter`, ...), and a function
-whose result gates something (`if not is_allowed(...)`, `ok, why = screen(c); if not
-ok:`), which is also how `*_enabled`-style probes count. Methods count, also with `self`
-as their only parameter.
+`analyze_*`, `is_admin*`, `*_allowed`, `*_guard`, `*_filter`, ...), and a state probe
+(`*_enabled`, `*_available`, `*_running`, ...) whose result gates something
+(`if not payments_enabled(): ...`, `ok = service_ready(); if not ok:`). Methods count,
+also with `self` as their only parameter.
 
 Never flagged:
 - deterministic predicates, whatever their name (regex, allow-lists, membership,
-  HMAC comparison, an `except ValueError` around parsing the input itself): their
-  bool always comes from an evaluation that ran;
+  HMAC comparison): their bool always comes from an evaluation that ran; so does an
+  exception that is the answer itself (`except ValueError` around parsing the input,
+  `CalledProcessError` of a command that ran);
 - human y/N prompts (`input()`, `click.confirm`): a person's answer is not a failed
   evaluation;
 - guards that reject by raising, and handlers that re-raise or exit (also when the
