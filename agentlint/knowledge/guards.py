@@ -489,6 +489,15 @@ model, the network, the service, the file), as opposed to the input being invali
 (`ValueError`, `JSONDecodeError`) or the command answering no (`CalledProcessError`: it
 ran, and its exit status is the answer)."""
 
+ANSWER_METADATA = frozenset(
+    {"status", "status_code", "finish_reason", "stop_reason", "usage", "total_tokens", "input_tokens",
+     "output_tokens", "prompt_tokens", "completion_tokens", "role", "id", "model", "created",
+     "tool_calls", "tool_call", "object", "headers"}
+)
+"""Fields of a model's response that describe the call, not the answer
+(`response.finish_reason == "stop"`, `usage.total_tokens > limit`): comparing them
+collapses no answer."""
+
 PARSE_FAILURE_STEMS = (
     "decodeerror",
     "valueerror",

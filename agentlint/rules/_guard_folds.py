@@ -193,7 +193,7 @@ class Folds:
         return ""
 
     def _returned(self, name: str) -> bool:
-        for ret, _ in self.body.returns:
+        for ret in self.body.returns:
             if ret.value is None:
                 continue
             for part in self.verdict.part(ret.value):
@@ -331,7 +331,7 @@ class Folds:
         sides = [node.left, *node.comparators]
         if any(isinstance(s, ast.Call) and last(dotted(s.func)) in _STRUCTURE_CALLS for s in sides):
             return None  # `len(reply) > 0`: whether there is an answer, not what it says
-        answered = [(s, self.taint.answer(s)) for s in sides]
+        answered = [(s, None if _metadata(s) else self.taint.answer(s)) for s in sides]
         steps = [step for _, step in answered if step is not None]
         others = [s for s, step in answered if step is None]
         if not steps or not others:
@@ -369,7 +369,7 @@ class Folds:
                         carriers |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
             if len(carriers) == before:
                 break
-        for ret, _ in self.body.returns:
+        for ret in self.body.returns:
             if ret.value is None:
                 continue
             for part in self.verdict.part(ret.value, self.body):
@@ -387,6 +387,18 @@ class Folds:
                             if text:
                                 return prefix + text
         return None
+
+
+def _metadata(expr: ast.AST) -> bool:
+    """`response.usage.total_tokens`, `message["role"]`: a field about the call."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(expr, ast.Attribute) and expr.attr in guards.ANSWER_METADATA:
+            return True
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) \
+                and expr.slice.value in guards.ANSWER_METADATA:
+            return True
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return False
 
 
 def _lookup_text(value: ast.AST) -> str:

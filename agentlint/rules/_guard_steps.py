@@ -250,7 +250,7 @@ class Fallibility:
             self._state_keys = {}
             for func, _owner in functions(self.model.tree):
                 body = function_body(func)
-                dict_returns = [r.value for r, _ in body.returns if isinstance(r.value, ast.Dict)]
+                dict_returns = [r.value for r in body.returns if isinstance(r.value, ast.Dict)]
                 if not dict_returns:
                     continue
                 taint = Taint(self, func, body, with_state=False)

@@ -36,12 +36,6 @@ def own_nodes(node: ast.AST) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
-def own_calls(node: ast.AST) -> Iterator[ast.Call]:
-    for sub in own_nodes(node):
-        if isinstance(sub, ast.Call):
-            yield sub
-
-
 # ---------------------------------------------------------------------------------------
 # A function's own statements
 # ---------------------------------------------------------------------------------------
@@ -53,7 +47,7 @@ class Body:
 
     func: ast.AST
     statements: list[ast.stmt] = field(default_factory=list)
-    returns: list[tuple[ast.Return, ast.ExceptHandler | None]] = field(default_factory=list)
+    returns: list[ast.Return] = field(default_factory=list)
     tries: list[ast.Try] = field(default_factory=list)
     ifs: list[ast.If] = field(default_factory=list)
     after: dict[int, ast.stmt] = field(default_factory=dict)
@@ -66,16 +60,16 @@ class Body:
 
     @property
     def values(self) -> list[ast.expr]:
-        return [r.value for r, _ in self.returns if r.value is not None]
+        return [r.value for r in self.returns if r.value is not None]
 
 
 def function_body(func: ast.AST) -> Body:
     body = Body(func)
-    _scan_block(func.body, body, None)  # type: ignore[attr-defined]
+    _scan_block(func.body, body)  # type: ignore[attr-defined]
     return body
 
 
-def _scan_block(block: list[ast.stmt], body: Body, handler: ast.ExceptHandler | None) -> None:
+def _scan_block(block: list[ast.stmt], body: Body) -> None:
     for index, stmt in enumerate(block):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
@@ -83,7 +77,7 @@ def _scan_block(block: list[ast.stmt], body: Body, handler: ast.ExceptHandler | 
         if index + 1 < len(block):
             body.after[id(stmt)] = block[index + 1]
         if isinstance(stmt, ast.Return):
-            body.returns.append((stmt, handler))
+            body.returns.append(stmt)
         elif isinstance(stmt, ast.Assign):
             if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 body.bound.setdefault(stmt.targets[0].id, []).append(stmt.value)
@@ -95,20 +89,17 @@ def _scan_block(block: list[ast.stmt], body: Body, handler: ast.ExceptHandler | 
             body.yields = body.yields or isinstance(value, (ast.Yield, ast.YieldFrom))
         if isinstance(stmt, _TRY):
             body.tries.append(stmt)  # type: ignore[arg-type]
-            _scan_block(stmt.body, body, handler)
-            for h in stmt.handlers:
-                _scan_block(h.body, body, h)
-            _scan_block(stmt.orelse, body, handler)
-            _scan_block(stmt.finalbody, body, handler)
+            for block_ in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
+                _scan_block(block_, body)
             continue
         if isinstance(stmt, ast.If):
             body.ifs.append(stmt)
         for name in ("body", "orelse"):
             inner = getattr(stmt, name, None)
             if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                _scan_block(inner, body, handler)
+                _scan_block(inner, body)
         for case in getattr(stmt, "cases", ()):
-            _scan_block(case.body, body, handler)
+            _scan_block(case.body, body)
 
 
 def is_stub(func: ast.AST, owner: ast.ClassDef | None) -> bool:
@@ -296,7 +287,7 @@ def verdict_of(func: ast.AST, body: Body, module: ModuleIndex) -> Verdict | None
         return None
     name = func.name  # type: ignore[attr-defined]
     values = body.values
-    if any(r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None) for r, _ in body.returns):
+    if any(r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None) for r in body.returns):
         return None  # `return` / `return None`: a third state (or no verdict at all)
     ann = _annotation(func)
     if ann is not None:
