@@ -27,10 +27,11 @@ def test_demo_gets_directives_and_is_then_clean(run_cli, tmp_path):
     shutil.copytree(ROOT / "fixtures" / "demo", tmp_path / "demo")
     result = run_cli("check", "demo", "--add-noqa")
     assert result.exit_code == 0, result.output
-    assert "added 3 `noqa` directives to 2 files" in result.stderr
+    assert "added 4 `noqa` directives to 2 files" in result.stderr
     assert "All checks passed!" in result.stdout
     guard = (tmp_path / "demo" / "support_agent" / "guard.py").read_text()
-    assert "    except BaseException:  # noqa: AGL301, AGL302\n" in guard
+    assert "def check_input(text: str) -> bool:  # noqa: AGL301\n" in guard
+    assert "    except BaseException:  # noqa: AGL302\n" in guard
     tools = (tmp_path / "demo" / "support_agent" / "tools.py").read_text()
     assert "    except Exception:  # noqa: AGL302\n" in tools and "    except:  # noqa: AGL302\n" in tools
     before = {p: p.read_bytes() for p in (tmp_path / "demo").rglob("*.py")}

@@ -275,3 +275,33 @@ def test_bare_amount_needs_money_around_it() -> None:
             def refund(self, order: str, amount: float) -> str: ...
         """
     assert codes(source, ("AGL201",)) == [(10, "AGL201")]
+
+
+def test_guard_rule_asks_for_files_without_agent_vocabulary(monkeypatch) -> None:
+    """AGL301 checks a guard file that says nothing of tools or agents (the model is
+    built for it alone, the facts stay those of an unmodelled file), and a file with no
+    guard is not modelled at all."""
+    from agentlint.api import settings_for
+    from agentlint.engine import analyze
+
+    guard = textwrap.dedent(
+        """
+        import requests
+
+        def check_service() -> bool:
+            try:
+                return requests.get("http://localhost:8080/health").ok
+            except Exception:
+                return False
+        """
+    ).encode()
+    plain = b"def area(r):\n    return 3.14 * r * r\n"
+    built = []
+    real_build = analyze.build_model
+    monkeypatch.setattr(analyze, "build_model", lambda *a, **kw: built.append(1) or real_build(*a, **kw))
+    with_rule = analyze.analyze_content("probe.py", guard, settings_for(["AGL301"], None))
+    assert [(d.code, d.line) for d in with_rule.diagnostics] == [("AGL301", 4)] and built == [1]
+    without = analyze.analyze_content("probe.py", guard, settings_for(["AGL302"], None))
+    assert with_rule.facts == without.facts and with_rule.facts.tools == ()
+    assert analyze.analyze_content("plain.py", plain, settings_for(["AGL301"], None)).diagnostics == ()
+    assert built == [1]

@@ -32,9 +32,12 @@ def load_faq(path: str) -> str:
 '''
 
 GUARD = '''\
+import requests
+
+
 def check_input(text: str) -> bool:
     try:
-        return "ignore previous" not in text
+        return not requests.post(MODERATION_URL, json={"text": text}).json()["flagged"]
     except BaseException:
         return True
 '''
@@ -140,7 +143,7 @@ def test_another_copy_in_the_same_file_is_new(run_cli, project):
 
 
 def test_noqa_and_per_file_ignores_apply_before_the_baseline(run_cli, project):
-    (project / "app" / "guard.py").write_text(GUARD.replace("BaseException:", "BaseException:  # noqa"), encoding="utf-8")
+    (project / "app" / "guard.py").write_text(GUARD.replace("BaseException:", "BaseException:  # noqa").replace("-> bool:", "-> bool:  # noqa"), encoding="utf-8")
     write(project / "pyproject.toml", '[tool.agentlint]\nper-file-ignores = { "app/tools.py" = ["AGL302"] }\n')
     assert run_cli("check", "--write-baseline", "b.json").exit_code == 0
     assert entries(project / "b.json") == []

@@ -69,3 +69,30 @@ def test_bad_tests_setting_names_the_key(project: Path) -> None:
     result = check(project)
     assert result.exit_code == 2
     assert "tests" in result.stderr and '"report", "note" or "skip"' in result.stderr
+
+
+GUARD = (
+    "import requests\n\n\n"
+    "def check_input(text: str) -> bool:\n"
+    "    try:\n"
+    "        return requests.post('https://guard.example', json={'t': text}).json()['ok']\n"
+    "    except Exception:\n"
+    "        return True\n"
+)
+
+
+def test_guard_verdicts_in_test_code_are_skipped_by_default(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "app" / "guard.py").write_text(GUARD, encoding="utf-8")
+    (tmp_path / "tests" / "test_guard.py").write_text(GUARD, encoding="utf-8")
+    result = check(tmp_path, "--select", "AGL301", "--output-format", "json")
+    assert [Path(d["filename"]).name for d in json.loads(result.stdout)] == ["guard.py"]
+    # a family selector of the user's does not override the default for the code itself
+    (tmp_path / "agentlint.toml").write_text('[tests]\nAGL3 = "note"\n', encoding="utf-8")
+    result = check(tmp_path, "--select", "AGL301", "--output-format", "json")
+    assert [Path(d["filename"]).name for d in json.loads(result.stdout)] == ["guard.py"]
+    (tmp_path / "agentlint.toml").write_text('[tests]\nAGL301 = "note"\n', encoding="utf-8")
+    result = check(tmp_path, "--select", "AGL301", "--output-format", "json")
+    found = {Path(d["filename"]).name: d["severity"] for d in json.loads(result.stdout)}
+    assert found == {"guard.py": "error", "test_guard.py": "note"}

@@ -208,12 +208,25 @@ def _agent_model(
     path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings, rules: bool = True
 ) -> tuple[FileFacts, list[Diagnostic]]:
     """The file's agent model: its tools and agents go into the facts, and the model
-    rules (AGL201, AGL202, AGL501) run on it. Cheap files (no tool or agent vocabulary)
-    are skipped."""
+    rules (AGL201, AGL202, AGL301, AGL501) run on it. Files without tool or agent
+    vocabulary are not modelled, unless a selected model rule asks for the file
+    (``wants_file``, see ``registry.MODEL_RULES``): then the model is built for those
+    rules alone and the facts stay as they are."""
     knowledge = agent_knowledge(settings.knowledge)
     frameworks = frameworks_of(facts)
+    enabled = [cls for cls in registry.model_rules() if cls.meta.code in settings.enabled] if rules else []
     if not worth_modelling(content, knowledge):
-        return (replace(facts, frameworks=frameworks) if frameworks else facts), []
+        plain = replace(facts, frameworks=frameworks) if frameworks else facts
+        wanting = [cls for cls in enabled if _wants(cls, tree, facts, text, settings)]
+        if not wanting:
+            return plain, []
+        try:
+            model = build_model(tree, facts, text, knowledge)
+        except RecursionError:
+            return plain, []
+        except Exception as exc:  # a bug in the agent model: say so, lose nothing else
+            return plain, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
+        return plain, _run_model_rules(wanting, path, text, settings, model)
     try:
         model = build_model(tree, facts, text, knowledge)
         facts = replace(
@@ -227,18 +240,30 @@ def _agent_model(
         return facts, []
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
         return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
+    return facts, _run_model_rules(enabled, path, text, settings, model)
+
+
+def _wants(cls: type, tree: ast.Module, facts: FileFacts, text: str, settings: Settings) -> bool:
+    wants = getattr(cls, "wants_file", None)
+    if wants is None:
+        return False
+    try:
+        return bool(wants(tree, facts, text, settings.rule_settings.get(cls.meta.code, {})))
+    except RecursionError:
+        return False
+    except Exception:
+        return True  # let the rule itself run and report its crash
+
+
+def _run_model_rules(classes: list, path: str, text: str, settings: Settings, model: Any) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    if not rules:
-        return facts, found
-    for cls in registry.model_rules():
-        if cls.meta.code not in settings.enabled:
-            continue
+    for cls in classes:
         try:
             rule = cls(ModelContext(path, text, settings.rule_settings.get(cls.meta.code, {}), model))
             found += rule.check()
         except Exception as exc:
             found.append(crash_diagnostic(path, cls.meta, exc))
-    return facts, found
+    return found
 
 
 def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cache: "Cache | None") -> dict[str, Any]:

@@ -27,11 +27,15 @@ from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
 from agentlint.rules.silent_broad_except import SilentBroadExcept
 from agentlint.rules.tool_boundary import ExceptionTextToModel, ModelSuppliedIdentifier
 
-PER_FILE_RULES: tuple[type[Rule], ...] = (BooleanGuardVerdict, SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
+PER_FILE_RULES: tuple[type[Rule], ...] = (SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
 """Rules over one file's LibCST tree (one batched traversal)."""
 
-MODEL_RULES: tuple[type[ModelRule], ...] = (ModelSuppliedIdentifier, ExceptionTextToModel, FixedStepInTool)
-"""Per-file rules over the agent model (no LibCST parse)."""
+MODEL_RULES: tuple[type[ModelRule], ...] = (
+    ModelSuppliedIdentifier, ExceptionTextToModel, BooleanGuardVerdict, FixedStepInTool
+)
+"""Per-file rules over the agent model (no LibCST parse). A model rule with a
+`wants_file(tree, facts, source, settings)` also runs on files without tool or agent vocabulary
+that it asks for (the model is built for it alone)."""
 
 PROJECT_RULES: tuple[type[ProjectRule], ...] = (
     DuplicatedCostFormula,
