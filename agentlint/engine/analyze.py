@@ -244,11 +244,8 @@ def _agent_model(
 
 
 def _wants(cls: type, tree: ast.Module, facts: FileFacts, text: str, settings: Settings) -> bool:
-    wants = getattr(cls, "wants_file", None)
-    if wants is None:
-        return False
     try:
-        return bool(wants(tree, facts, text, settings.rule_settings.get(cls.meta.code, {})))
+        return bool(cls.wants_file(tree, facts, text, settings.rule_settings.get(cls.meta.code, {})))
     except RecursionError:
         return False
     except Exception:

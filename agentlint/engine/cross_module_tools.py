@@ -76,7 +76,7 @@ def declare(
             continue
         model.tools = added  # the rules look at the newly declared tools only
         for cls in registry.model_rules():
-            if cls.meta.code not in settings.enabled or not getattr(cls, "about_tools", True):
+            if cls.meta.code not in settings.enabled or not cls.about_tools:
                 continue  # AGL301 reads functions, not tools: it has run on this file already
             try:
                 out += cls(ModelContext(path, text, settings.rule_settings.get(cls.meta.code, {}), model)).check()

@@ -10,7 +10,6 @@ order in the file.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from typing import Any, TextIO
 

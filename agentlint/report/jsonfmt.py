@@ -8,7 +8,6 @@ Locations are ``{"column", "row"}``, 1-based; end columns are exclusive, as in r
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, TextIO
 

@@ -10,7 +10,6 @@ execution notification and makes the invocation unsuccessful.
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 import warnings

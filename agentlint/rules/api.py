@@ -177,11 +177,20 @@ class ModelRule:
     boundary and composition rules. They return diagnostics with `ast` positions."""
 
     meta: ClassVar[RuleMeta]
+    about_tools: ClassVar[bool] = True
+    """Whether the rule looks at tools: the project phase runs it again on the tools it
+    declares in one module for another (``engine.cross_module_tools``)."""
 
     def __init__(self, context: ModelContext) -> None:
         self.context = context
         self.settings = context.settings
         self.found: list[Diagnostic] = []
+
+    @staticmethod
+    def wants_file(tree: Any, facts: FileFacts, source: str, settings: Mapping[str, Any]) -> bool:
+        """Whether a file without tool or agent vocabulary (which is not modelled by
+        default) must be modelled for this rule: a cheap test over what is at hand."""
+        return False
 
     def check(self) -> Sequence[Diagnostic]:
         raise NotImplementedError
