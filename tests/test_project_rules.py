@@ -244,13 +244,22 @@ def test_detected_applications_of_common_layouts(tmp_path):
     write("samples_repo/demos/support/app.py")
     write("samples_repo/demos/sales/run.py")
     write("samples_repo/demos/scripts/helper.py")
+    # scripts run as __main__ are entry points too; beside a package they are its scripts
+    main = 'if __name__ == "__main__":\n    main()\n'
+    write("samples_repo/bots/shared.py")
+    write("samples_repo/bots/alpha/bot.py", main)
+    write("samples_repo/bots/beta/agent.py", main)
+    write("lib/scripts/run_eval.py", main)
     projects = ProjectMap(settings_for(["AGL401"], root=str(tmp_path)))
 
     def app(rel):
         return Path(projects.root_for(str(tmp_path / rel))).relative_to(tmp_path).as_posix()
 
-    for rel in ("src/lib/agents/app.py", "tests/test_agents.py", "notebooks/tour.ipynb"):
+    for rel in ("src/lib/agents/app.py", "tests/test_agents.py", "notebooks/tour.ipynb", "scripts/run_eval.py"):
         assert app("lib/" + rel) == "lib"
+    assert app("samples_repo/bots/alpha/bot.py") == "samples_repo/bots/alpha"
+    assert app("samples_repo/bots/beta/agent.py") == "samples_repo/bots/beta"
+    assert app("samples_repo/bots/shared.py") == "samples_repo"
     # a collection: no code of its own, two sub-folders with code
     assert app("samples_repo/examples/chat/prompts.py") == "samples_repo/examples/chat"
     assert app("samples_repo/examples/rag/retriever/store.py") == "samples_repo/examples/rag"

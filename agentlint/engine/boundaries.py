@@ -21,8 +21,10 @@ each other. The root of a file's application is, in order:
      code (`samples/`, `tutorials/`, `examples/` of sample folders); the top itself is a
      collection only when it has no marker and no `src/` folder with code; or
    - is not a package itself, holds an entry point of its own (`app.py`, `main.py`,
-     `__main__.py`, `run.py`, `server.py`, `streamlit_app.py`, a notebook), and has a
-     sibling folder holding an entry point too (sample folders side by side)
+     `__main__.py`, `run.py`, `server.py`, `streamlit_app.py`, a notebook, a script with
+     an `if __name__ == "__main__":` guard), and has a sibling folder holding an entry
+     point too (sample folders side by side), in a folder that holds no package and no
+     `src/` layout (the tests, notebooks and scripts beside a package use it)
    is the application. Else the application is the top.
 
 The rules see one application at a time. AGL401 also keeps notebooks apart from each
@@ -41,6 +43,7 @@ result. Only findings whose primary location is in a passed file are reported.
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable, Mapping, Sequence
 
 from agentlint.engine.analyze import facts_only_json
@@ -54,6 +57,9 @@ ENTRY_POINTS = frozenset({"app.py", "main.py", "__main__.py", "run.py", "server.
 """File names that make a folder that is not a package an application's own folder."""
 _CODE_SUFFIXES = (".py", ".ipynb")
 _SKIPPED = frozenset(DEFAULT_EXCLUDES)
+_MAIN_SCAN = 20
+"""Modules of a folder looked into for a `__main__` guard, at most."""
+_MAIN_BYTES = 256 * 1024
 _SCAN_LIMIT = 400
 """Folders looked into, at most, to tell whether a folder holds code somewhere below
 (a folder of data or documentation is not a sample); past it, it is taken to."""
@@ -69,7 +75,7 @@ def _has_marker(names: Iterable[str]) -> bool:
 class _Folder:
     """What one `os.scandir` tells about a folder."""
 
-    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders")
+    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules")
 
     def __init__(self, path: str) -> None:
         files: list[str] = []
@@ -97,6 +103,7 @@ class _Folder:
         self.init = "__init__.py" in files
         self.code = any(f.endswith(_CODE_SUFFIXES) for f in files)
         self.entry = any(f in ENTRY_POINTS or f.endswith(".ipynb") for f in files)
+        self.modules = [f for f in files if f.endswith(".py")] if not self.entry else []
 
 
 class ProjectMap:
@@ -115,6 +122,7 @@ class ProjectMap:
         self._folders: dict[str, _Folder] = {}
         self._holds_code: dict[str, bool] = {}
         self._collection: dict[str, bool] = {}
+        self._entries: dict[str, bool] = {}
         self._apps: dict[str, str] = {}
 
     def root_for(self, path: str) -> str:
@@ -180,13 +188,26 @@ class ProjectMap:
             if not self._folder(parent).init:  # not inside a package
                 if self._is_collection(parent, top):
                     return current
-                info = self._folder(current)
-                if info.entry and not info.init and self._entry_sibling(parent, os.path.basename(current)):
+                if (self._entry(current) and not self._holds_package(parent)
+                        and self._entry_sibling(parent, os.path.basename(current))):
                     return current
             if parent == current:
                 break
             current = parent
         return top
+
+    def _entry(self, path: str) -> bool:
+        """A folder that is not a package and holds an entry point of its own: a file
+        named like one, a notebook, or a script run as `__main__` (the first
+        ``_MAIN_SCAN`` modules are looked into)."""
+        found = self._entries.get(path)
+        if found is None:
+            info = self._folder(path)
+            found = not info.init and (info.entry or any(
+                _runs_as_main(os.path.join(path, name)) for name in sorted(info.modules)[:_MAIN_SCAN]
+            ))
+            self._entries[path] = found
+        return found
 
     def _is_collection(self, path: str, top: str) -> bool:
         found = self._collection.get(path)
@@ -212,12 +233,21 @@ class ProjectMap:
         self._collection[path] = found
         return found
 
+    def _holds_package(self, path: str) -> bool:
+        """A project's folder: it holds a package or a `src/` layout, which its other
+        folders (tests, notebooks, scripts) use."""
+        info = self._folder(path)
+        for name in info.subfolders:
+            if name == "src" and self._holds(os.path.join(path, name), [0]):
+                return True
+            if self._folder(os.path.join(path, name)).init:
+                return True
+        return False
+
     def _entry_sibling(self, parent: str, name: str) -> bool:
         for sibling in self._folder(parent).subfolders:
-            if sibling != name:
-                info = self._folder(os.path.join(parent, sibling))
-                if info.entry and not info.init:
-                    return True
+            if sibling != name and self._entry(os.path.join(parent, sibling)):
+                return True
         return False
 
     def _holds(self, path: str, budget: list[int]) -> bool:
@@ -239,6 +269,18 @@ class ProjectMap:
         for path in paths:
             out.setdefault(self.root_for(path), []).append(path)
         return out
+
+
+_MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*['"]__main__['"]""", re.MULTILINE)
+
+
+def _runs_as_main(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_MAIN_BYTES)
+    except OSError:
+        return False
+    return b"__main__" in head and _MAIN_GUARD.search(head) is not None
 
 
 def _import_root(folder: str) -> str:

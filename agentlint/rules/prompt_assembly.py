@@ -170,18 +170,18 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
                     continue
                 if not is_test_path(path) and all(is_test_path(p[0]) for p in others):
                     continue  # a test's copy of the product's prompt is the test's finding
-                best = self._best_edges(units, ids, by_place, adjacent)
-                others.sort(key=lambda p: (best.get(p, (99, "", 0, ""))[0], p[0], units[first[p]].site.line))
+                best = self._edges_to(units, ids, by_place, adjacent)
+                others.sort(key=lambda p: (best[p][0][0] if p in best else 99, p[0], units[first[p]].site.line))
                 unit = units[first[place]]
                 related = []
                 for other in others[:_MAX_RELATED]:
                     o = units[first[other]]
-                    how = self._how(units, best.get(other), unit, o)
+                    how = self._describe(units, best.get(other, ()))
                     note = " (a sanctioned composer)" if composers and sanctioned(
                         other[0], facts[other[0]].module, other[1], composers) else ""
                     related.append(RelatedLocation(o.path, span_of(o.site), f"also in {place_label(other[1])}: {how}{note}"))
-                lead = best.get(others[0])
-                message = self._message(units, unit, lead, len(others), others[0], first)
+                lead = best.get(others[0], ())
+                message = self._message(units, unit, lead, len(others))
                 found.append((place, frozenset(others), unit, message, related))
         return self._fold(found)
 
@@ -203,24 +203,29 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
         return out
 
     @staticmethod
-    def _best_edges(units, ids, by_place, adjacent) -> dict:
-        """Other place -> (strength, kind, partner unit, detail) of the strongest edge
-        between one of ``ids`` and that place."""
-        best: dict = {}
+    def _edges_to(units, ids, by_place, adjacent) -> dict:
+        """Other place -> the edges between one of ``ids`` and that place, strongest
+        first: (strength, kind, partner unit, detail, unit)."""
+        out: dict = defaultdict(list)
         for i in ids:
             for j, kind, detail in adjacent.get(i, ()):
                 other = units[j].place
-                if other == units[i].place or other not in by_place:
-                    continue
-                candidate = (_STRENGTH[kind], kind, j, detail, i)
-                if other not in best or candidate[:1] < best[other][:1]:
-                    best[other] = candidate
-        return best
+                if other != units[i].place and other in by_place:
+                    out[other].append((_STRENGTH[kind], kind, j, detail, i))
+        for edges in out.values():
+            edges.sort(key=lambda e: e[0])
+        return out
+
+    def _describe(self, units, edges) -> str:
+        """How two places' copies compare: a difference any of their edges shows (the
+        copies that already differ matter most), else the strongest edge's word."""
+        if not edges:
+            return "the same prompt (through another copy)"
+        descriptions = [self._how(units, edge) for edge in edges]
+        return next((d for d in descriptions if d.startswith("already differs")), descriptions[0])
 
     @staticmethod
-    def _how(units, edge, unit: _Unit, other: _Unit) -> str:
-        if edge is None:
-            return "the same prompt (through another copy)"
+    def _how(units, edge) -> str:
         _strength, kind, j, detail, i = edge
         a, b = units[i].site, units[j].site
         if kind == FRAGMENT:
@@ -233,10 +238,11 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
             return drift(a.shape, b.shape, sentences=False)
         return "the same messages"
 
-    def _message(self, units, unit: _Unit, lead, count: int, first_other, first) -> str:
+    def _message(self, units, unit: _Unit, edges, count: int) -> str:
         where = place_label(unit.site.scope)
         places = "place" if count == 1 else "places"
-        how = self._how(units, lead, unit, units[first[first_other]])
+        how = self._describe(units, edges)
+        lead = edges[0] if edges else None
         kind = lead[1] if lead else ""
         site = units[lead[4]].site if lead else unit.site
         if kind == FRAGMENT:
@@ -249,7 +255,7 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
                     f"as in {count} other {places}: {how}")
         if kind == MESSAGES:
             return (f"Message list in {where} ({units[lead[4]].label}) is also written out in "
-                    f"{count} other {places}")
+                    f"{count} other {places}: {how}")
         return f"Prompt text in {where} ({site.kind}) is also in {count} other {places}: {how}"
 
 
