@@ -31,6 +31,7 @@ from agentlint.facts.prompt_vocab import (
     BLOCK_NAME,
     NOT_TEXT_NAME,
     PROMPT_MODULE,
+    PROMPT_NAME,
     RENDER_METHODS,
     STRONG_NAME,
 )
@@ -201,9 +202,14 @@ class PromptUnits:
         head, _, rest = name.partition(".")
         if head in ("self", "cls"):
             klass = scope.klass
-            if klass is None or not rest or "." in rest or rest not in klass.names:
+            if klass is None or not rest:
                 return None
-            return f"{self.module}.{klass.name}.{rest}"
+            attr = rest.partition(".")[0]
+            # a class-level prompt (`self.PROMPT`), or what an attribute named like a
+            # collection of prompts holds (`self.templates.tone`)
+            if ("." not in rest and rest in klass.names) or ("." in rest and PROMPT_NAME.search(attr)):
+                return f"{self.module}.{klass.name}.{rest}"
+            return None
         if head in scope.locals or head in scope.params:
             return None
         resolved = self.resolve(name)

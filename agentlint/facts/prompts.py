@@ -12,10 +12,12 @@ What is recorded (``types.PromptSiteFact``, by ``what``):
   `template=`, `backstory=`, `goal=`, ...); the content of a system, developer or user
   message (`{"role": ..., "content": X}`, `{"type": "text", "text": X}`,
   `SystemMessage(X)`, `HumanMessage(X)`, `("system", X)`, `from_messages([...])`); the
-  first argument of an agent class (`ChatAgent("...")`); an argument of a model call
+  first argument of an agent class (`ChatAgent("...")`) and the `description=` of an
+  agent or a task (`Task(description=...)`); an argument of a model call
   (`llm.invoke("...")`, `model.generate_content("...")`); a target named like a prompt
   (`system_prompt = ...`, `agent.prompt_templates["task"] += ...`, `msg.content += ...`,
-  a `{"system_prompt": ...}` entry); the return value of a prompt function
+  a `{"system_prompt": ...}` entry, the values of a dict bound to one); the default of a
+  parameter named like a prompt; the return value of a prompt function
   (`build_prompt()`, `@agent.system_prompt`) or of any function of a prompts module
   (`prompts.py`, `templates.py`). Text with no sink counts when it reads as
   instructions (80 characters or more, instruction words, prose, not markup or SQL) and
@@ -96,7 +98,7 @@ _MAX_DEPTH = 60
 _FuncDef, _AsyncDef, _ClassDef = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
 
 _VOCABULARY = ("you", "prompt", "system", "template", "instruction", "answer", "assistant", "respond", "please",
-               "persona", "backstory", "'role'", '"role"')
+               "persona", "backstory", "'role'", '"role"', "description=", "goal=")
 """What a module- or class-level statement holding a prompt has in its (lower-cased)
 text. `str.find` per word is several times faster than one regex alternation."""
 
@@ -248,6 +250,10 @@ class PromptExtractor(PromptUnits):
         decorators = [_dotted(d.func if type(d) is ast.Call else d) or "" for d in node.decorator_list]
         prompt_func = any(PROMPT_DECORATOR.search(d) for d in decorators) or bool(PROMPT_FUNCTION.search(name))
         method = scope.kind == "class"
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                    *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
         params = parameters(node, method)
         bound = function_locals(node)[0]
         if scope.kind == "function":
@@ -258,6 +264,10 @@ class PromptExtractor(PromptUnits):
             place = name if scope.kind == "module" else f"{scope.place}.{name}"
             inner = Scope(place, node.lineno, "function", name, prompt_func, scope.klass if method else None,
                            params, bound, f"{self.module}.{place}")
+        for arg, default in defaults:
+            # a prompt as a parameter's default (`instruction="Summarise ..."`): the function's
+            named = PROMPT_NAME.search(arg.arg) and not NOT_PROMPT_NAME.search(arg.arg)
+            self._expr(default, inner, (SINK, f"the default of `{arg.arg}`", "") if named else PLAIN_CTX, 0)
         self._body(node.body, inner)
 
     def _class(self, node: ast.ClassDef, scope: Scope) -> None:
@@ -326,6 +336,8 @@ class PromptExtractor(PromptUnits):
             arg = keyword.arg
             if arg in PROMPT_KWARGS:
                 keywords[arg] = (SINK, f"`{arg}=`", "")
+            elif arg == "description" and (name == "Task" or (name[:1].isupper() and name.endswith("Agent"))):
+                keywords[arg] = (SINK, f"`{arg}=`", "")  # a task's or an agent's description is its prompt
             elif arg in EXCLUDED_KWARGS or (arg in TASK_KWARGS and type(keyword.value) in (ast.Constant, ast.JoinedStr)):
                 keywords[arg] = EXCLUDED_CTX
             elif arg in ("messages", "contents") or (attribute and name in MODEL_METHODS):
@@ -487,7 +499,9 @@ class PromptExtractor(PromptUnits):
             else:
                 if key is not None:
                     self._expr(key, scope, PLAIN_CTX, depth + 1)
-                self._expr(value, scope, PLAIN_CTX, depth + 1)
+                # a dict of prompts (`PROMPTS = {"summarize": "..."}`): each value is one
+                inner = (SINK, f"the `{key_text}` entry of {ctx[1]}", "") if ctx[0] == SINK and key_text and message is None else PLAIN_CTX
+                self._expr(value, scope, inner, depth + 1)
 
     # -- units -------------------------------------------------------------------------
 

@@ -15,8 +15,9 @@ reports:
 - **copied prompt text**: the same long prompt — a string constant, a `\"\"\"...\"\"\"`
   in a function, `textwrap.dedent(...).replace(...)`, `PromptTemplate.from_template(...)`,
   `ChatPromptTemplate.from_messages(...)`, a system, user or developer message, the
-  first argument of an agent class, a `prompt_templates[...] += \"\"\"...\"\"\"` — in
-  several modules, functions or entry points, verbatim or drifted. Texts are compared
+  first argument of an agent class, a task's or an agent's `description=`, a
+  `prompt_templates[...] += \"\"\"...\"\"\"`, a parameter's default — in several modules,
+  functions or entry points, verbatim or drifted. Texts are compared
   with whitespace and placeholder names set aside (`{docs}` and `{docs_text}` are the
   same), and count as copies when most of one is in the other; a copy with a section
   added is still a copy, and so is the same template with other placeholder names;

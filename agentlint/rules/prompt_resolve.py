@@ -9,7 +9,7 @@ import os
 from collections import defaultdict
 from typing import Mapping
 
-from agentlint.facts.prompt_vocab import PROMPT_MODULE
+from agentlint.facts.prompt_vocab import PROMPT_MODULE, PROMPT_NAME
 from agentlint.facts.types import FileFacts, PromptSiteFact
 
 BlockId = tuple[str, str]
@@ -64,9 +64,15 @@ class Names:
         if found in self.blocks:
             return found
         path, name = found
-        head = name.split(".", 1)[0]
-        if "." in name and ((path, head) in self.blocks or PROMPT_MODULE.search(self.facts[path].module)):
-            return found  # an attribute of a prompt block, or of an object in a prompts module
+        parts = name.split(".")
+        if len(parts) > 1 and (
+            (path, parts[0]) in self.blocks
+            or PROMPT_MODULE.search(self.facts[path].module)
+            or any(PROMPT_NAME.search(part) for part in parts[:-1])
+        ):
+            # an attribute of a prompt block, of an object in a prompts module, or of
+            # one named like a collection of prompts (`templates.tone`)
+            return found
         return None
 
 
