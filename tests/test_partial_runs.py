@@ -102,3 +102,26 @@ def test_stale_facts_of_an_edited_unpassed_file_are_not_used(project, monkeypatc
     for name in ("app/agents/research.py", "app/agents/writer.py"):
         Path(name).write_text("def nothing():\n    return 0\n", encoding="utf-8")
     assert engine.run(["app/billing.py"], settings, paths=["app/billing.py"]).diagnostics == []
+
+
+@pytest.fixture
+def samples(tmp_path) -> Path:
+    root = tmp_path / "prompt_samples"
+    shutil.copytree(PROJECTS / "prompt_samples", root)
+    return root
+
+
+def test_one_changed_sample_file_reports_its_prompt_copies(samples, run_cli):
+    # AGL401 on one file of a sample: the other files of that sample (only) are read too
+    result = run_cli("check", "samples/weather/report.py", "--select", "AGL401", "--output-format", "json", cwd=samples)
+    assert result.exit_code == 1, result.output
+    found = _json(result)
+    assert {Path(d["filename"]).name for d in found} == {"report.py"}
+    related = {Path(r["filename"]).as_posix().split("prompt_samples/")[-1] for d in found for r in d["related"]}
+    assert related == {"samples/weather/app.py"}
+
+
+def test_a_changed_sample_without_copies_reports_nothing(samples, run_cli):
+    result = run_cli("check", "samples/travel/app.py", "--select", "AGL401", "--output-format", "json", cwd=samples)
+    assert result.exit_code == 0, result.output
+    assert _json(result) == []

@@ -7,6 +7,7 @@ the selected codes are compared both ways (missing and extra both fail).
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -27,6 +28,7 @@ SELECTED = {
     "costs_single": ["AGL101", "AGL102", "AGL103", "AGL104"],
     "monorepo": ["AGL101"],
     "prompts_dup": ["AGL401"],
+    "prompt_samples": ["AGL401"],
 }
 
 
@@ -39,15 +41,28 @@ def check_project(root: Path, select, rule_settings=None, *, paths=None, cache=F
 
 
 def expected(root: Path, codes) -> set[tuple[str, int, str]]:
+    """(file, line, code) for each `# expect:` marker; in a notebook the file is
+    `name.ipynb#CELL` and the line is the cell's own."""
     out = set()
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
         out |= {(rel, line, code) for line, code in expected_findings(path.read_text(encoding="utf-8")) if code in codes}
+    for path in sorted(root.rglob("*.ipynb")):
+        rel = path.relative_to(root).as_posix()
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells, 1):
+            if cell["cell_type"] == "code":
+                text = "".join(cell["source"])
+                out |= {(f"{rel}#{number}", line, code) for line, code in expected_findings(text) if code in codes}
     return out
 
 
 def actual(root: Path, diagnostics) -> set[tuple[str, int, str]]:
-    return {(Path(d.path).resolve().relative_to(root).as_posix(), d.line, d.code) for d in diagnostics}
+    out = set()
+    for d in diagnostics:
+        rel = Path(d.path).resolve().relative_to(root).as_posix()
+        out.add((f"{rel}#{d.cell}" if d.cell else rel, d.line, d.code))
+    return out
 
 
 @pytest.mark.parametrize("name", sorted(SELECTED))
@@ -174,9 +189,143 @@ def test_prompt_places_name_each_other_and_composers_are_sanctioned():
     found = check_project(root, ["AGL401"])
     triage = [d for d in found if d.path.endswith("triage.py")]
     assert len(triage) == 2 and all("prompt file `triage.md`" in d.message for d in triage)
+    # the copy with a line added says what it adds, the other what it lacks
+    endings = sorted(d.message[d.message.index("already differs"):] for d in triage)
+    assert endings == ["already differs: adds 'Previous: {}'", "already differs: drops 'Previous: {}'"]
     for d in found:
-        assert len(d.related) == 1 and d.related[0].message.startswith("also assembled in ")
+        assert len(d.related) == 1 and d.related[0].message.startswith("also in `")
     sanctioned = check_project(root, ["AGL401"], {"AGL401": {"prompt-composers": ["app.agents.chat.answer"]}})
     assert not any(d.path.endswith("chat.py") for d in sanctioned)
     stream = next(d for d in sanctioned if d.path.endswith("stream.py"))
     assert "sanctioned composer" in stream.related[0].message
+
+
+def test_sample_folders_are_applications_and_notebooks_apart():
+    root = PROJECTS / "prompt_samples"
+    projects = ProjectMap(settings_for(["AGL401"], root=str(root)))
+    assert projects.root_for(str(root / "samples" / "weather" / "app.py")) == str(root / "samples" / "weather")
+    assert projects.root_for(str(root / "samples" / "travel" / "app.py")) == str(root / "samples" / "travel")
+    assert projects.root_for(str(root / "notebooks" / "grading.ipynb")) == str(root / "notebooks")
+    found = check_project(root, ["AGL401"])
+    assert not any("travel" in d.path for d in found)
+    assert not any("travel" in r.path for d in found for r in d.related)
+    # each notebook is compared with the modules of its application, never with the other notebook
+    again = [d for d in found if d.path.endswith("grading_again.ipynb")]
+    assert len(again) == 1 and [Path(r.path).name for r in again[0].related] == ["grading.py"]
+    first = [d for d in found if d.path.endswith("grading.ipynb")]
+    assert {d.cell for d in first} == {3, 6}  # one function defined in two cells: two places
+    assert all(not r.path.endswith("grading_again.ipynb") for d in first for r in d.related)
+    tone = next(d for d in found if d.path.endswith("weather/app.py") and d.line == 8)
+    assert tone.message.endswith("already differs: drops 'style and'")
+    assert tone.span.start.column == 12  # the prompt expression, not the statement
+
+
+def test_detected_applications_of_common_layouts(tmp_path):
+    def write(rel, text=""):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+    # a library with tests, examples of its own and a notebook folder: one application
+    write("lib/pyproject.toml")
+    write("lib/src/lib/__init__.py")
+    write("lib/src/lib/agents/__init__.py")
+    write("lib/src/lib/agents/app.py")
+    write("lib/tests/test_agents.py")
+    write("lib/notebooks/tour.ipynb", "{}")
+    # a repository of samples below a marker: each sample folder is one application
+    write("samples_repo/pyproject.toml")
+    write("samples_repo/examples/README.md")
+    write("samples_repo/examples/chat/app.py")
+    write("samples_repo/examples/chat/prompts.py")
+    write("samples_repo/examples/rag/main.py")
+    write("samples_repo/examples/rag/retriever/store.py")
+    write("samples_repo/demos/common.py")
+    write("samples_repo/demos/support/app.py")
+    write("samples_repo/demos/sales/run.py")
+    write("samples_repo/demos/scripts/helper.py")
+    # scripts run as __main__ are entry points too; beside a package they are its scripts
+    main = 'if __name__ == "__main__":\n    main()\n'
+    write("samples_repo/bots/shared.py")
+    write("samples_repo/bots/alpha/bot.py", main)
+    write("samples_repo/bots/beta/agent.py", main)
+    write("lib/scripts/run_eval.py", main)
+    projects = ProjectMap(settings_for(["AGL401"], root=str(tmp_path)))
+
+    def app(rel):
+        return Path(projects.root_for(str(tmp_path / rel))).relative_to(tmp_path).as_posix()
+
+    for rel in ("src/lib/agents/app.py", "tests/test_agents.py", "notebooks/tour.ipynb", "scripts/run_eval.py"):
+        assert app("lib/" + rel) == "lib"
+    assert app("samples_repo/bots/alpha/bot.py") == "samples_repo/bots/alpha"
+    assert app("samples_repo/bots/beta/agent.py") == "samples_repo/bots/beta"
+    assert app("samples_repo/bots/shared.py") == "samples_repo"
+    # a collection: no code of its own, two sub-folders with code
+    assert app("samples_repo/examples/chat/prompts.py") == "samples_repo/examples/chat"
+    assert app("samples_repo/examples/rag/retriever/store.py") == "samples_repo/examples/rag"
+    # sibling folders with their own entry points, beside shared code
+    assert app("samples_repo/demos/support/app.py") == "samples_repo/demos/support"
+    assert app("samples_repo/demos/sales/run.py") == "samples_repo/demos/sales"
+    assert app("samples_repo/demos/scripts/helper.py") == "samples_repo"
+    assert app("samples_repo/demos/common.py") == "samples_repo"
+    # `project-roots` is the application, nothing below it is split
+    settings = settings_for(["AGL401"], root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "project_roots": (str(tmp_path / "samples_repo"),)})
+    listed = ProjectMap(settings)
+    assert listed.root_for(str(tmp_path / "samples_repo/examples/chat/app.py")) == str(tmp_path / "samples_repo")
+
+
+def test_copies_in_tests_follow_the_tests_setting():
+    root = PROJECTS / "prompts_dup"
+    default = check_project(root, ["AGL401"])
+    assert not any("tests" in Path(d.path).parts for d in default)
+    # the product's prompt copied only into tests is no finding in the product
+    assert not any(d.path.endswith("prompts.py") for d in default)
+    settings = settings_for(["AGL401"], root=str(root))
+    settings = type(settings)(**{**settings.__dict__, "tests": (("AGL4", "report"),)})
+    files = discover([str(root)], settings).files
+    reported = [d for d in engine.run(files, settings, use_cache=False, paths=[str(root)]).diagnostics if d.code == "AGL401"]
+    in_tests = sorted((Path(d.path).name, d.line) for d in reported if "tests" in Path(d.path).parts)
+    assert in_tests == [("test_chat.py", 12), ("test_chat.py", 20)]
+    assert all(any(r.path.endswith(("prompts.py", "test_chat.py")) for r in d.related) for d in reported if "tests" in d.path)
+
+
+def test_min_prompt_words_setting(tmp_path):
+    shutil.copytree(PROJECTS / "prompt_samples" / "samples" / "weather", tmp_path / "weather")
+    assert check_project(tmp_path / "weather", ["AGL401"])
+    # the alert prompt has 29 words: shorter than 40, it is not a prompt
+    found = check_project(tmp_path / "weather", ["AGL401"], {"AGL401": {"min-prompt-words": 40}})
+    assert found and not any("alert" in d.message for d in found)
+    assert all("TONE" in d.message for d in found)
+
+
+@pytest.mark.parametrize("fmt", ["full", "json", "sarif"])
+def test_prompt_copies_are_named_in_every_format(fmt):
+    import io
+    import json as jsonlib
+
+    from agentlint.report.write import Report, write_report
+
+    root = PROJECTS / "prompt_samples"
+    found = [d for d in check_project(root, ["AGL401"]) if d.path.endswith("grading.py")]
+    assert len(found) == 1 and len(found[0].related) == 3
+    out = io.StringIO()
+
+    def read(path):
+        try:
+            return Path(path).read_text(encoding="utf-8")
+        except OSError:
+            return None
+
+    write_report(fmt, Report(found, all_rules(), 1, str(root), read), out)
+    text = out.getvalue()
+    if fmt == "json":
+        related = jsonlib.loads(text)[0]["related"]
+        assert sorted(Path(r["filename"]).name for r in related) == ["grading.ipynb", "grading.ipynb", "grading_again.ipynb"]
+    elif fmt == "sarif":
+        result = jsonlib.loads(text)["runs"][0]["results"][0]
+        assert len(result["relatedLocations"]) == 3
+        cells = sorted(r.get("properties", {}).get("cell") for r in result["relatedLocations"])
+        assert cells == [2, 3, 6]
+    else:
+        assert text.count("note: other place: ") == 3

@@ -1,38 +1,68 @@
-"""Project boundaries and the other files of a project (for partial runs).
+"""Project and application boundaries, and the other files of a project (for partial runs).
 
-A *project* is what the project-wide rules (AGL101, AGL401, ...) compare within: two
-demo applications that sit side by side in one repository are not "duplicates" of each
-other. The root of a file's project is, in order:
+An *application* is what the project-wide rules (AGL101, AGL401, ...) compare within:
+two demo applications that sit side by side in one repository are not "duplicates" of
+each other. The root of a file's application is, in order:
 
 1. with `project-roots` configured: the deepest listed folder holding the file (the
-   configuration's folder when none holds it);
-2. the nearest folder, from the file's own upwards, holding a project marker:
-   `pyproject.toml`, `setup.py`, `setup.cfg` or a `requirements*.txt`; the search
-   stops at the repository top (the folder holding `.git`), which is then the root;
-3. the folder above the file's top-level package (the import root: `src/pkg/mod.py`
-   with `src/pkg/__init__.py` -> `src`), or the file's own folder.
+   configuration's folder when none holds it); nothing below is split further;
+2. else the *top*: the nearest folder, from the file's own upwards, holding a project
+   marker (`pyproject.toml`, `setup.py`, `setup.cfg`, a `requirements*.txt`,
+   `package.json`, `Pipfile`); the search stops at the repository top (the folder
+   holding `.git`), which is then the top. Without either, the top is the
+   configuration's folder when the file is below it, else the folder above the file's
+   top-level package (the import root: `src/pkg/mod.py` with `src/pkg/__init__.py` ->
+   `src`), or the file's own folder;
+3. below the top, a repository of independent samples is split into its applications
+   (sample folders have no marker of their own). Going up from the file's folder, the
+   first folder that is not inside a package (its parent has no `__init__.py`) and that
+   - sits in a *collection*: a folder with no code files of its own, no marker, no
+     `__init__.py`, not a `src/` layout folder, with two or more sub-folders holding
+     code (`samples/`, `tutorials/`, `examples/` of sample folders); the top itself is a
+     collection only when it has no marker and no `src/` folder with code; or
+   - is not a package itself, holds an entry point of its own (`app.py`, `main.py`,
+     `__main__.py`, `run.py`, `server.py`, `streamlit_app.py`, a notebook, a script with
+     an `if __name__ == "__main__":` guard), and has a sibling folder holding an entry
+     point too (sample folders side by side), in a folder that holds no package and no
+     `src/` layout (the tests, notebooks and scripts beside a package use it)
+   is the application. Else the application is the top.
 
-Partial runs: when the paths given on the command line do not cover a project (files
-passed one by one, as pre-commit does, or a sub-folder of the project), the project
-rules still see every file of that project. The facts of the files not passed come from
-the cache: the file's full result when there is one, else a facts-only entry; when
-neither exists the facts are computed with ``ast`` only (no LibCST, no rules) and stored
-as a facts-only entry, under a key of its own so that it never stands in for a full
+The rules see one application at a time. AGL401 also keeps notebooks apart from each
+other (each notebook is an application of its own, while a notebook and the modules of
+its application are compared); that is the rule's own reading of the files it is given.
+
+Partial runs: when the paths given on the command line do not cover an application
+(files passed one by one, as pre-commit does, or a sub-folder), the project rules still
+see every file of that application. The facts of the files not passed come from the
+cache: the file's full result when there is one, else a facts-only entry; when neither
+exists the facts are computed with ``ast`` only (no LibCST, no rules) and stored as a
+facts-only entry, under a key of its own so that it never stands in for a full
 result. Only findings whose primary location is in a passed file are reported.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable, Mapping, Sequence
 
 from agentlint.engine.analyze import facts_only_json
 from agentlint.engine.cache import Cache, cached_facts
-from agentlint.engine.config import Settings
+from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
 from agentlint.engine.discovery import discover
 from agentlint.facts.types import FileFacts
 
-MARKER_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+MARKER_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Pipfile")
+ENTRY_POINTS = frozenset({"app.py", "main.py", "__main__.py", "run.py", "server.py", "streamlit_app.py"})
+"""File names that make a folder that is not a package an application's own folder."""
+_CODE_SUFFIXES = (".py", ".ipynb")
+_SKIPPED = frozenset(DEFAULT_EXCLUDES)
+_MAIN_SCAN = 20
+"""Modules of a folder looked into for a `__main__` guard, at most."""
+_MAIN_BYTES = 256 * 1024
+_SCAN_LIMIT = 400
+"""Folders looked into, at most, to tell whether a folder holds code somewhere below
+(a folder of data or documentation is not a sample); past it, it is taken to."""
 
 
 def _has_marker(names: Iterable[str]) -> bool:
@@ -42,8 +72,42 @@ def _has_marker(names: Iterable[str]) -> bool:
     return False
 
 
+class _Folder:
+    """What one `os.scandir` tells about a folder."""
+
+    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules")
+
+    def __init__(self, path: str) -> None:
+        files: list[str] = []
+        self.subfolders: list[str] = []
+        self.git = False
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name == ".git":
+                        self.git = True
+                        continue
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        continue
+                    if is_dir:
+                        if not name.startswith(".") and name not in _SKIPPED:
+                            self.subfolders.append(name)
+                    else:
+                        files.append(name)
+        except OSError:
+            pass
+        self.marker = _has_marker(files)
+        self.init = "__init__.py" in files
+        self.code = any(f.endswith(_CODE_SUFFIXES) for f in files)
+        self.entry = any(f in ENTRY_POINTS or f.endswith(".ipynb") for f in files)
+        self.modules = [f for f in files if f.endswith(".py")] if not self.entry else []
+
+
 class ProjectMap:
-    """Which project each file belongs to; folder look-ups are memoised."""
+    """Which application each file belongs to; folder look-ups are memoised."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -55,6 +119,11 @@ class ProjectMap:
             reverse=True,
         )
         self._marker: dict[str, str | None] = {}
+        self._folders: dict[str, _Folder] = {}
+        self._holds_code: dict[str, bool] = {}
+        self._collection: dict[str, bool] = {}
+        self._entries: dict[str, bool] = {}
+        self._apps: dict[str, str] = {}
 
     def root_for(self, path: str) -> str:
         absolute = os.path.abspath(path)
@@ -64,9 +133,19 @@ class ProjectMap:
                 if folder == root or folder.startswith(root + os.sep):
                     return root
             return self.config_root
+        found = self._apps.get(folder)
+        if found is None:
+            found = self._apps[folder] = self._application(folder, self._top(folder))
+        return found
+
+    # -- the top: markers, the repository, the configuration's folder ------------------
+    def _top(self, folder: str) -> str:
         found = self._marked(folder)
         if found is not None:
             return found
+        root = self.config_root
+        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+            return root
         return _import_root(folder)
 
     def _marked(self, folder: str) -> str | None:
@@ -80,11 +159,8 @@ class ProjectMap:
                 result = memo[current]
                 break
             chain.append(current)
-            try:
-                names = os.listdir(current)
-            except OSError:
-                names = []
-            if _has_marker(names) or ".git" in names:
+            info = self._folder(current)
+            if info.marker or info.git:
                 result = current
                 break
             parent = os.path.dirname(current)
@@ -96,11 +172,115 @@ class ProjectMap:
             memo[seen] = result
         return result
 
+    # -- applications below the top ----------------------------------------------------
+    def _folder(self, path: str) -> _Folder:
+        found = self._folders.get(path)
+        if found is None:
+            found = self._folders[path] = _Folder(path)
+        return found
+
+    def _application(self, folder: str, top: str) -> str:
+        if folder == top or not folder.startswith(top.rstrip(os.sep) + os.sep):
+            return top
+        current = folder
+        while current != top:
+            parent = os.path.dirname(current)
+            if not self._folder(parent).init:  # not inside a package
+                if self._is_collection(parent, top):
+                    return current
+                if (self._entry(current) and not self._holds_package(parent)
+                        and self._entry_sibling(parent, os.path.basename(current))):
+                    return current
+            if parent == current:
+                break
+            current = parent
+        return top
+
+    def _entry(self, path: str) -> bool:
+        """A folder that is not a package and holds an entry point of its own: a file
+        named like one, a notebook, or a script run as `__main__` (the first
+        ``_MAIN_SCAN`` modules are looked into)."""
+        found = self._entries.get(path)
+        if found is None:
+            info = self._folder(path)
+            found = not info.init and (info.entry or any(
+                _runs_as_main(os.path.join(path, name)) for name in sorted(info.modules)[:_MAIN_SCAN]
+            ))
+            self._entries[path] = found
+        return found
+
+    def _is_collection(self, path: str, top: str) -> bool:
+        found = self._collection.get(path)
+        if found is not None:
+            return found
+        info = self._folder(path)
+        found = False
+        if not info.code and not info.init and not info.marker:
+            if path == top:
+                src = os.path.join(path, "src")
+                eligible = not ("src" in info.subfolders and self._holds(src, [0]))  # a src layout
+            else:
+                eligible = os.path.basename(path) != "src"
+            if eligible:
+                budget = [0]
+                holding = 0
+                for name in info.subfolders:
+                    if self._holds(os.path.join(path, name), budget):
+                        holding += 1
+                        if holding >= 2:
+                            found = True
+                            break
+        self._collection[path] = found
+        return found
+
+    def _holds_package(self, path: str) -> bool:
+        """A project's folder: it holds a package or a `src/` layout, which its other
+        folders (tests, notebooks, scripts) use."""
+        info = self._folder(path)
+        for name in info.subfolders:
+            if name == "src" and self._holds(os.path.join(path, name), [0]):
+                return True
+            if self._folder(os.path.join(path, name)).init:
+                return True
+        return False
+
+    def _entry_sibling(self, parent: str, name: str) -> bool:
+        for sibling in self._folder(parent).subfolders:
+            if sibling != name and self._entry(os.path.join(parent, sibling)):
+                return True
+        return False
+
+    def _holds(self, path: str, budget: list[int]) -> bool:
+        """Whether ``path`` holds code files somewhere below (looking into at most
+        ``_SCAN_LIMIT`` folders per question; past that, it is taken to)."""
+        found = self._holds_code.get(path)
+        if found is not None:
+            return found
+        budget[0] += 1
+        if budget[0] > _SCAN_LIMIT:
+            return True
+        info = self._folder(path)
+        found = info.code or any(self._holds(os.path.join(path, s), budget) for s in info.subfolders)
+        self._holds_code[path] = found
+        return found
+
     def group(self, paths: Iterable[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for path in paths:
             out.setdefault(self.root_for(path), []).append(path)
         return out
+
+
+_MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*['"]__main__['"]""", re.MULTILINE)
+
+
+def _runs_as_main(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_MAIN_BYTES)
+    except OSError:
+        return False
+    return b"__main__" in head and _MAIN_GUARD.search(head) is not None
 
 
 def _import_root(folder: str) -> str:

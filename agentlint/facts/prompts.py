@@ -1,411 +1,516 @@
-"""Prompt-assembly facts (AGL401): where a prompt is built from parts, and from which.
+"""Prompt facts (AGL401): the prompts a file writes, assembles, renders and sends, per place.
 
-A *site* is an expression that builds a prompt from parts — an f-string with
-placeholders, `+` of strings, `.format(...)`, `.join(...)`, a template `.render(...)` /
-`.substitute(...)`, or a prompt file read — that goes to a prompt sink:
+A *place* is a definition (a function or method, nested functions counting as their
+outer one, or a class body), named and located by its line, so two definitions of one
+name (a notebook's cells) are two places; all module-level code of a file is one place.
+What is recorded (``types.PromptSiteFact``, by ``what``):
 
-- a prompt keyword (`instructions=`, `system_prompt=`, `system=`, `system_message=`,
-  `instruction=`, `prompt=`, `backstory=`, `system_instruction=`, `global_instruction=`,
-  `system_template=`);
-- the content of a system or developer message (`{"role": "system", "content": X}`,
-  `SystemMessage(X)`, `ChatMessage(role="system", content=X)`, `("system", X)`,
-  `history.add_system_message(X)`);
-- a prompt-like name (`system_prompt = ...`, `PROMPT = ...`, `instructions = ...`);
-- the return value of a prompt function (decorated `@agent.system_prompt`,
-  `@agent.instructions`, `@dynamic_prompt`, `@mcp.prompt()`, or named like
-  `build_system_prompt`).
+- **text**: literal prompt text, the outermost string-building expression (a string
+  constant, an f-string, `+`, `%`, `.format/.replace/.strip`, `dedent(...)`,
+  `PromptTemplate.from_template(...)`, `PromptTemplate(template=...)`) that goes to a
+  prompt *sink*: a prompt keyword (`instructions=`, `system_prompt=`, `system=`,
+  `template=`, `backstory=`, `goal=`, ...); the content of a system, developer or user
+  message (`{"role": ..., "content": X}`, `{"type": "text", "text": X}`,
+  `SystemMessage(X)`, `HumanMessage(X)`, `("system", X)`, `from_messages([...])`); the
+  first argument of an agent class (`ChatAgent("...")`) and the `description=` of an
+  agent or a task (`Task(description=...)`); an argument of a model call
+  (`llm.invoke("...")`, `model.generate_content("...")`); a target named like a prompt
+  (`system_prompt = ...`, `agent.prompt_templates["task"] += ...`, `msg.content += ...`,
+  a `{"system_prompt": ...}` entry, the values of a dict bound to one); the default of a
+  parameter named like a prompt; the return value of a prompt function
+  (`build_prompt()`, `@agent.system_prompt`) or of any function of a prompts module
+  (`prompts.py`, `templates.py`). Text with no sink counts when it reads as
+  instructions (80 characters or more, instruction words, prose, not markup or SQL) and
+  is a call's positional argument or a name's value (`self._analyze(text, "...")`).
+  Never: docstrings, text for people (print, logging, UI, exceptions, `description=`,
+  `help=`, `Field(...)`), comparisons, a user's task (`agent.run("...")`), assistant and
+  tool messages. A literal bound to a name and rendered later in its place
+  (`X = "..."` ... `X.format(...)`) is located where it is rendered; a module-level
+  one rendered in functions of its file belongs to each of those functions.
+- **blocks**: a prompt assembled from parts in a sink (see ``types.PromptSiteFact``);
+  a sink whose value is a local name is followed to that name's assignments; a
+  constant passed as it is (`instructions=SYSTEM_PROMPT`) is not an assembly.
+- **render**: a template of the module or of another module rendered
+  (`TEMPLATE.format(...)`, `prompts.TONE.format(...)`, `self.PROMPT.format(...)` for a
+  class-level prompt), with the string literals passed and the fragment as written.
+- **messages**: a message list of two messages or more, each message's role and where
+  its content comes from (a constant, a template, a composer call, literal text, a
+  parameter of the function, an attribute set in `__init__`).
+- **argument**: a prompt passed to a function or class (`summarize(PERSONA, doc)`,
+  `Summarizer(system_text=PERSONA)`): a constant or parameter with a prompt-like name,
+  or literal text; the project rule follows message lists' parameters through them.
 
-A sink whose value is a local name is followed to that name's assignments. A constant
-passed as it is (`instructions=SYSTEM_PROMPT`) is not an assembly.
-
-Each site records its *blocks*: module-level names it reads (resolved through the
-module's imports: `app.prompts.SYSTEM_PROMPT`), `file:NAME` for prompt files it opens,
-`template:NAME` for named templates it renders, `prompt:NAME` for prompts it loads by
-name (`load_prompt("triage")`, `hub.pull(...)`); and its *shape*, a digest of its
-literal text when that text is long enough to identify a prompt. The file's own
-prompt-like module constants are recorded as ``prompt_blocks``, so the project rule can
-tell the project's prompt blocks from a vendor's (`RECOMMENDED_PROMPT_PREFIX`).
+The file's own prompt-like module-level and class-level names are ``prompt_blocks``.
+Files without prompt vocabulary are skipped, and module- and class-level statements
+without it in their text are not walked.
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import re
+from itertools import accumulate
 from typing import Callable
 
-from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE
 from agentlint.facts.ast_helpers import dotted as _dotted
+from agentlint.facts.prompt_exprs import (
+    callee_name,
+    last_segment,
+    message_of,
+    target_name,
+    text_of,
+)
+from agentlint.facts.prompt_units import (
+    EXCLUDED,
+    EXCLUDED_CTX,
+    FALLBACK,
+    MESSAGE,
+    PLAIN_CTX,
+    SINK,
+    ClassPrompts,
+    PromptUnits,
+    Scope,
+    parameters,
+    parts,
+)
+from agentlint.facts.prompt_vocab import (
+    EXCLUDED_CALLS,
+    EXCLUDED_KWARGS,
+    MODEL_CALLEE,
+    MODEL_METHODS,
+    NOT_PROMPT_NAME,
+    NOT_PROMPT_ROLES,
+    NOT_TEXT_NAME,
+    PROMPT_DECORATOR,
+    PROMPT_FUNCTION,
+    PROMPT_KWARGS,
+    PROMPT_NAME,
+    RENDER_METHODS,
+    SYSTEM_METHODS,
+    TASK_KWARGS,
+    TASK_METHODS,
+)
+from agentlint.facts.scopes import function_locals
 from agentlint.facts.types import PromptSiteFact
 
-PROMPT_KWARGS = frozenset({
-    "instructions", "system_prompt", "system", "system_message", "instruction", "prompt", "backstory",
-    "system_instruction", "global_instruction", "static_instruction", "system_template", "prompt_template",
-    "instructions_override",
+_MAX_DEPTH = 60
+_FuncDef, _AsyncDef, _ClassDef = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
+
+_VOCABULARY = ("you", "prompt", "system", "template", "instruction", "answer", "assistant", "respond", "please",
+               "persona", "backstory", "'role'", '"role"', "description=", "goal=")
+"""What a module- or class-level statement holding a prompt has in its (lower-cased)
+text. `str.find` per word is several times faster than one regex alternation."""
+
+
+def _has_vocabulary(low: str, start: int = 0, stop: int | None = None) -> bool:
+    stop = len(low) if stop is None else stop
+    find = low.find
+    for word in _VOCABULARY:
+        if find(word, start, stop) >= 0:
+            return True
+    return False
+
+
+_NEVER_PROMPTS = frozenset({
+    ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.Delete,
+    ast.Assert, ast.Raise,
 })
-_PROMPT_NAME = re.compile(
-    r"prompt|instruction|system_message|system_msg|persona|backstory|preamble", re.IGNORECASE
-)
-_NOT_PROMPT_NAME = re.compile(r"tokens?|len|count|size|ids?$|path|file|dir|name$|key$|_fn$|func|enabled|hash|cache", re.IGNORECASE)
-_PROMPT_CONSTANT = re.compile(r"prompt|instruction|template|system|persona|backstory|guideline|rules|preamble|context", re.IGNORECASE)
-_PROMPT_DECORATOR = re.compile(r"(?:^|\.)(?:system_prompt|instructions|dynamic_prompt|prompt)$")
-_PROMPT_FUNCTION = re.compile(r"(?:^|_)(?:system_)?(?:prompt|instructions?|system_message)(?:$|_)", re.IGNORECASE)
-_PROMPT_FILE = re.compile(r"\.(?:md|txt|j2|jinja2?|prompty?|ya?ml|tmpl|mustache|hbs)$", re.IGNORECASE)
-_LOADER = re.compile(r"prompt|template|hub\.pull", re.IGNORECASE)
-_LOAD_BY_NAME = re.compile(r"^(?:load|get|read|fetch|pull|open)_?(?:prompt|template)s?$|^pull_prompt$", re.IGNORECASE)
-_PROMPT_ID = re.compile(r"^[\w./:@-]{1,120}$")
-_SYSTEM_ROLES = frozenset({"system", "developer"})
-_MESSAGE_CLASSES = frozenset({"SystemMessage", "SystemMessagePromptTemplate", "DeveloperMessage"})
-_GENERIC_MESSAGES = frozenset({"ChatMessage", "Message", "ChatCompletionMessage", "BaseMessage"})
-_SYSTEM_METHODS = frozenset({"add_system_message", "update_system_message", "set_system_message"})
-_RENDER_METHODS = frozenset({"format", "render", "substitute", "safe_substitute", "format_prompt", "format_messages", "partial"})
-_TEMPLATE_CALLS = re.compile(r"(?:^|\.)(?:Template|PromptTemplate|ChatPromptTemplate|RichPromptTemplate|from_template|from_messages|get_template)$")
-_MIN_SHAPE = 60
-_MIN_BLOCK_TEXT = 40
+_CONTAINER_METHODS = frozenset({
+    "append", "extend", "insert", "add", "update", "setdefault", "join", "write", "writelines", "remove", "pop",
+    "get", "startswith", "endswith", "split", "count", "find", "index", "encode", "len", "str", "isinstance",
+})
+"""Calls that keep or inspect a text without sending it anywhere."""
 
 
-def _str(node: ast.AST | None) -> str | None:
-    if type(node) is ast.Constant and isinstance(node.value, str):  # type: ignore[union-attr]
-        return node.value  # type: ignore[union-attr]
-    return None
+class _Vocabulary:
+    """Whether a statement's source text has prompt vocabulary (the file's lines are
+    found once, in its lower-cased text: lower-casing may change lengths, not lines)."""
+
+    __slots__ = ("low", "starts")
+
+    def __init__(self, low: str) -> None:
+        self.low = low
+        self.starts = list(accumulate((len(line) + 1 for line in low.split("\n")), initial=0))
+
+    def holds(self, stmt: ast.AST) -> bool:
+        start = stmt.lineno  # type: ignore[attr-defined]
+        decorators = getattr(stmt, "decorator_list", None)
+        if decorators:
+            start = min(start, *(d.lineno for d in decorators))
+        end = getattr(stmt, "end_lineno", None) or start
+        starts = self.starts
+        if start > len(starts):
+            return True
+        stop = starts[end] if end < len(starts) else len(self.low)
+        return _has_vocabulary(self.low, starts[start - 1], stop)
 
 
-def _is_role_system(node: ast.AST) -> bool:
-    text = _str(node)
-    if text is not None:
-        return text.lower() in _SYSTEM_ROLES
-    dotted = _dotted(node) or ""
-    return dotted.upper().endswith((".SYSTEM", ".DEVELOPER"))
 
+class PromptExtractor(PromptUnits):
+    vocabulary: _Vocabulary | None = None
+    """The file's text (None: unknown, every statement is walked). Module- and
+    class-level statements and definitions without prompt vocabulary are not walked."""
 
-class _Place:
-    __slots__ = ("locals",)
-
-    def __init__(self) -> None:
-        self.locals: dict[str, list[ast.AST]] = {}
-
-
-_CANDIDATE = re.compile(r"prompt|instruction|system|backstory|template")
-
-
-def candidate_lines(low: str) -> list[int]:
-    found: set[int] = set()
-    line, previous = 1, 0
-    for match in _CANDIDATE.finditer(low):
-        position = match.start()
-        line += low.count("\n", previous, position)
-        previous = position
-        found.add(line)
-    return sorted(found)
-
-
-class PromptExtractor:
-    candidates: list[int] | None = None
-    """Lines with prompt vocabulary (None: every line). Module- and class-level
-    statements and definitions without one are not walked."""
-
-    def _holds(self, stmt: ast.AST) -> bool:
-        return holds_candidate(self.candidates, stmt)
-
-    def __init__(self, module: str, resolve: Callable[[str], str], lines: Callable[[], list[str]]) -> None:
-        self.module = module
-        self.resolve = resolve
-        self._lines = lines
-        self.sites: list[PromptSiteFact] = []
-        self.blocks: list[str] = []
-        self.places: dict[str, _Place] = {}
-        self._pending: list[tuple[str, str, ast.AST]] = []
-        self._seen: set[tuple[str, int]] = set()
-
-    # -- positions -------------------------------------------------------------------
-    def _span(self, node: ast.AST) -> tuple[int, int, int, int]:
-        return node_span(self._lines(), node)
-
-    # -- the walk --------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
-        self._body(tree.body, MODULE_SCOPE, None, "", False)
-        for place, kind, value in self._pending:
-            self._site(place, kind, value)
+        self._defs = {stmt.name for stmt in tree.body if type(stmt) in (_FuncDef, _AsyncDef)}  # type: ignore[attr-defined]
+        module = Scope(MODULE_SCOPE, 0, "module")
+        self._body(tree.body, module)
+        for scope, kind, value in self._pending:
+            self._site(scope, kind, value)
+        self._place_texts()
 
-    def _place(self, name: str) -> _Place:
-        found = self.places.get(name)
-        if found is None:
-            found = self.places[name] = _Place()
-        return found
-
-    def _body(self, body: list[ast.stmt], place: str, klass: str | None, func: str, prompt_func: bool) -> None:
+    def _body(self, body: list[ast.stmt], scope: Scope) -> None:
         for stmt in body:
-            self._stmt(stmt, place, klass, func, prompt_func)
+            if type(stmt) is ast.Expr and type(stmt.value) is ast.Constant:
+                continue  # a docstring, or a string that goes nowhere
+            self._stmt(stmt, scope)
 
-    def _stmt(self, stmt: ast.stmt, place: str, klass: str | None, func: str, prompt_func: bool) -> None:
+    def _stmt(self, stmt: ast.stmt, scope: Scope) -> None:
         cls = type(stmt)
-        if (place == MODULE_SCOPE or (klass is not None and place == klass)) and not self._holds(stmt):
-            if cls is ast.Assign:
-                # Still a possible prompt block (a long string constant) and a local.
-                current = self._place(place)
-                for target in stmt.targets:  # type: ignore[attr-defined]
-                    if type(target) is ast.Name:
-                        current.locals.setdefault(target.id, []).append(stmt.value)  # type: ignore[attr-defined]
-                        if self._is_block_value(target.id, stmt.value):  # type: ignore[attr-defined]
-                            prefix = self.module if place == MODULE_SCOPE else f"{self.module}.{place}"
-                            self.blocks.append(f"{prefix}.{target.id}")
+        if cls is _FuncDef or cls is _AsyncDef:
+            if scope.kind == "function" or self._holds(stmt):
+                self._function(stmt, scope)  # type: ignore[arg-type]
             return
-        if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
-            name = stmt.name  # type: ignore[attr-defined]
-            top = place == MODULE_SCOPE or (klass is not None and place == klass)
-            inner = (name if place == MODULE_SCOPE else f"{place}.{name}") if top else place
-            decorators = [_dotted(d.func if type(d) is ast.Call else d) or "" for d in stmt.decorator_list]  # type: ignore[attr-defined]
-            is_prompt = any(_PROMPT_DECORATOR.search(d) for d in decorators) or bool(_PROMPT_FUNCTION.search(name))
-            for dec in stmt.decorator_list:  # type: ignore[attr-defined]
-                self._expr(dec, place)
-            self._body(stmt.body, inner, None if inner == place else klass, name, is_prompt)  # type: ignore[attr-defined]
+        if cls is _ClassDef:
+            if scope.kind == "function" or self._holds(stmt):
+                self._class(stmt, scope)  # type: ignore[arg-type]
             return
-        if cls is ast.ClassDef:
-            if place == MODULE_SCOPE or (klass is not None and place == klass):
-                inner = stmt.name if place == MODULE_SCOPE else f"{place}.{stmt.name}"  # type: ignore[attr-defined]
-                for expr in stmt.bases:  # type: ignore[attr-defined]
-                    self._expr(expr, place)
-                self._body(stmt.body, inner, inner, func, False)  # type: ignore[attr-defined]
-            else:
-                self._body(stmt.body, place, None, func, prompt_func)  # type: ignore[attr-defined]
+        if cls in _NEVER_PROMPTS:
+            return
+        if scope.kind != "function" and not self._holds(stmt):
+            if cls is ast.Assign or cls is ast.AnnAssign:
+                self._note_blocks(stmt, scope)
             return
         if cls is ast.Assign or cls is ast.AnnAssign:
-            targets = stmt.targets if cls is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
             value = stmt.value  # type: ignore[attr-defined]
-            if value is not None:
-                current = self._place(place)
+            if value is None:
+                return
+            targets = stmt.targets if cls is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
+            if scope.kind == "function":
                 for target in targets:
-                    name = _dotted(target)
-                    if name is None:
-                        continue
-                    last = name.rsplit(".", 1)[-1]
                     if type(target) is ast.Name:
-                        current.locals.setdefault(last, []).append(value)
-                    top = place == MODULE_SCOPE or (klass is not None and place == klass)
-                    if top and type(target) is ast.Name and self._is_block_value(last, value):
-                        prefix = self.module if place == MODULE_SCOPE else f"{self.module}.{place}"
-                        self.blocks.append(f"{prefix}.{last}")
-                    if _PROMPT_NAME.search(last) and not _NOT_PROMPT_NAME.search(last):
-                        self._pending.append((place, f"`{last} = ...`", value))
-        elif cls is ast.AugAssign:
-            name = _dotted(stmt.target)  # type: ignore[attr-defined]
-            if name and _PROMPT_NAME.search(name.rsplit(".", 1)[-1]) and not _NOT_PROMPT_NAME.search(name):
-                self._pending.append((place, f"`{name} += ...`", stmt.value))  # type: ignore[attr-defined]
-        elif cls is ast.Return and prompt_func and stmt.value is not None:  # type: ignore[attr-defined]
-            self._pending.append((place, f"the prompt returned by `{func}`", stmt.value))  # type: ignore[attr-defined]
+                        scope.assigned.setdefault(target.id, []).append(value)
+            else:
+                self._note_blocks(stmt, scope)
+            ctx = self._target_context(targets, scope, "=")
+            if ctx[0] == SINK:
+                self._pending.append((scope, ctx[1], value))
+            self._expr(value, scope, ctx, 0)
+            return
+        if cls is ast.AugAssign:
+            ctx = self._target_context([stmt.target], scope, "+=")  # type: ignore[attr-defined]
+            if ctx[0] == SINK:
+                self._pending.append((scope, ctx[1], stmt.value))  # type: ignore[attr-defined]
+            self._expr(stmt.value, scope, ctx if ctx[0] == SINK else PLAIN_CTX, 0)  # type: ignore[attr-defined]
+            return
+        if cls is ast.Return:
+            value = stmt.value  # type: ignore[attr-defined]
+            if value is None:
+                return
+            if type(value) is ast.Name:
+                self._sent.add((scope.place, scope.line, value.id))  # handed to the caller
+            if scope.prompt_func or (self.prompts_module and scope.kind == "function"):
+                ctx = (SINK, f"the prompt returned by `{scope.func}`", "")
+                self._pending.append((scope, ctx[1], value))
+            else:
+                ctx = PLAIN_CTX
+            self._expr(value, scope, ctx, 0)
+            return
+        if cls is ast.Expr:
+            self._expr(stmt.value, scope, PLAIN_CTX, 0)  # type: ignore[attr-defined]
+            return
+        if cls is ast.Assert or cls is ast.Raise:
+            return
         for field in stmt._fields:
             value = getattr(stmt, field, None)
             if value is None:
                 continue
             if type(value) is list:
+                if value and isinstance(value[0], ast.stmt):
+                    self._body(value, scope)
+                    continue
                 for child in value:
-                    if isinstance(child, ast.stmt):
-                        self._stmt(child, place, klass, func, prompt_func)
-                    elif type(child) is ast.ExceptHandler or type(child) is ast.match_case:
-                        self._body(child.body, place, klass, func, prompt_func)
-                    elif isinstance(child, ast.AST):
-                        self._expr(child, place)
-            elif isinstance(value, ast.AST):
-                self._expr(value, place)
+                    if type(child) is ast.ExceptHandler or type(child) is ast.match_case:
+                        self._body(child.body, scope)
+                    elif isinstance(child, ast.expr):
+                        self._expr(child, scope, PLAIN_CTX, 0)
+                    elif type(child) is ast.withitem:
+                        self._expr(child.context_expr, scope, PLAIN_CTX, 0)
+            elif isinstance(value, ast.expr):
+                self._expr(value, scope, PLAIN_CTX, 0)
 
-    def _is_block_value(self, name: str, value: ast.AST) -> bool:
-        text = _str(value)
-        if text is not None:
-            return len(text) >= _MIN_BLOCK_TEXT or ("\n" in text and bool(_PROMPT_CONSTANT.search(name)))
-        if type(value) is ast.JoinedStr or (type(value) is ast.BinOp and type(value.op) is ast.Add):  # type: ignore[attr-defined]
-            return bool(_PROMPT_CONSTANT.search(name))
-        if type(value) is ast.Call:
-            callee = _dotted(value.func) or ""  # type: ignore[attr-defined]
-            return bool(_TEMPLATE_CALLS.search(callee)) or (bool(_PROMPT_CONSTANT.search(name)) and bool(_LOADER.search(callee) or "read" in callee))
-        return False
+    def _holds(self, stmt: ast.AST) -> bool:
+        return self.vocabulary is None or self.vocabulary.holds(stmt)
 
-    def _expr(self, node: ast.AST, place: str) -> None:
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            cls = type(current)
-            if cls is ast.Call:
-                callee = _dotted(current.func) or ""  # type: ignore[attr-defined]
-                last = callee.rsplit(".", 1)[-1]
-                for kw in current.keywords:  # type: ignore[attr-defined]
-                    if kw.arg in PROMPT_KWARGS:
-                        self._pending.append((place, f"`{kw.arg}=`", kw.value))
-                if last in _MESSAGE_CLASSES:
-                    content = current.args[0] if current.args else next(  # type: ignore[attr-defined]
-                        (k.value for k in current.keywords if k.arg in ("content", "text", "prompt")), None  # type: ignore[attr-defined]
-                    )
-                    if content is not None:
-                        self._pending.append((place, "a system message", content))
-                elif last in _GENERIC_MESSAGES:
-                    role = next((k.value for k in current.keywords if k.arg == "role"), None)  # type: ignore[attr-defined]
-                    if role is not None and _is_role_system(role):
-                        content = next(
-                            (k.value for k in current.keywords if k.arg in ("content", "text", "contents")), None  # type: ignore[attr-defined]
-                        )
-                        if content is not None:
-                            self._pending.append((place, "a system message", content))
-                elif last in _SYSTEM_METHODS and current.args:  # type: ignore[attr-defined]
-                    self._pending.append((place, f"`{last}(...)`", current.args[0]))  # type: ignore[attr-defined]
-            elif cls is ast.Dict:
-                role = content = None
-                for key, value in zip(current.keys, current.values):  # type: ignore[attr-defined]
-                    key_text = _str(key)
-                    if key_text == "role":
-                        role = value
-                    elif key_text == "content":
-                        content = value
-                if role is not None and content is not None and _is_role_system(role):
-                    self._pending.append((place, "a system message", content))
-            elif cls is ast.Tuple:
-                elts = current.elts  # type: ignore[attr-defined]
-                if len(elts) == 2 and _str(elts[0]) in _SYSTEM_ROLES:
-                    self._pending.append((place, "a system message", elts[1]))
-            elif cls is ast.Lambda:
-                stack.append(current.body)  # type: ignore[attr-defined]
-                continue
-            for field in current._fields:
-                if field in ("ctx", "op", "ops"):
-                    continue
-                value = getattr(current, field, None)
-                if type(value) is list:
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            stack.append(item)
-                elif isinstance(value, ast.AST):
-                    stack.append(value)
-
-    # -- sites -----------------------------------------------------------------------
-    def _site(self, place: str, kind: str, value: ast.AST, depth: int = 0) -> None:
-        if depth > 2:
-            return
-        if type(value) is ast.Name:
-            values = self._place(place).locals.get(value.id)  # type: ignore[attr-defined]
-            if values and place != MODULE_SCOPE:
-                for assigned in values:
-                    self._site(place, kind, assigned, depth + 1)
-            return
-        if type(value) in (ast.List, ast.Tuple):
-            return  # a list of parts: each part that is assembled is its own site
-        if not self._assembled(value):
-            return
-        key = (place, id(value))
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        blocks = self._blocks(value, place)
-        shape = _shape(value)
-        if not blocks and not shape:
-            return
-        self.sites.append(PromptSiteFact(place, kind, tuple(sorted(blocks)), shape, *self._span(value)))
-
-    def _assembled(self, node: ast.AST) -> bool:
-        cls = type(node)
-        if cls is ast.JoinedStr:
-            return any(type(v) is ast.FormattedValue for v in node.values)  # type: ignore[attr-defined]
-        if cls is ast.BinOp:
-            return type(node.op) is ast.Add or (type(node.op) is ast.Mod and _str(node.left) is not None)  # type: ignore[attr-defined]
-        if cls is ast.Call:
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) is ast.Attribute:
-                if func.attr in _RENDER_METHODS or func.attr == "join":
-                    return True
-                if func.attr in ("read", "read_text"):
-                    return True
-            callee = _dotted(func) or ""
-            return bool(_TEMPLATE_CALLS.search(callee))
-        return False
-
-    def _blocks(self, node: ast.AST, place: str) -> set[str]:
-        out: set[str] = set()
-        locals_ = self._place(place).locals if place != MODULE_SCOPE else {}
-        stack = [(node, 0)]
-        while stack:
-            current, depth = stack.pop()
-            cls = type(current)
-            if cls is ast.Name or cls is ast.Attribute:
-                dotted = _dotted(current)
-                if dotted is not None:
-                    head = dotted.partition(".")[0]
-                    if head in locals_:
-                        if depth < 2:
-                            for assigned in locals_[head]:
-                                stack.append((assigned, depth + 1))
-                        continue
-                    resolved = self.resolve(dotted)
-                    if resolved != dotted:
-                        out.add(resolved)
-                    continue
-            if cls is ast.Constant:
-                text = current.value  # type: ignore[attr-defined]
-                if isinstance(text, str) and len(text) < 200 and "\n" not in text and _PROMPT_FILE.search(text):
-                    out.add("file:" + text.replace("\\", "/").rsplit("/", 1)[-1])
-                continue
-            if cls is ast.Call:
-                callee = _dotted(current.func) or ""  # type: ignore[attr-defined]
-                first = _str(current.args[0]) if current.args else None  # type: ignore[attr-defined]
-                if first is not None and not _PROMPT_FILE.search(first) and _PROMPT_ID.match(first):
-                    if callee.endswith("get_template"):
-                        out.add("template:" + first)
-                    elif _LOAD_BY_NAME.match(callee.rsplit(".", 1)[-1]) or callee.endswith("hub.pull"):
-                        out.add("prompt:" + first)
-                func = current.func  # type: ignore[attr-defined]
-                if type(func) is ast.Attribute:
-                    # `SYSTEM_PROMPT.format(...)`: the block is the receiver, not the method.
-                    stack.append((func.value, depth))
-                    for item in [*current.args, *(k.value for k in current.keywords)]:  # type: ignore[attr-defined]
-                        stack.append((item, depth))
-                    continue
-            for field in current._fields:
-                if field in ("ctx", "op", "ops"):
-                    continue
-                value = getattr(current, field, None)
-                if type(value) is list:
-                    for item in value:
-                        if isinstance(item, ast.AST):
-                            stack.append((item, depth))
-                elif isinstance(value, ast.AST):
-                    stack.append((value, depth))
-        return out
-
-
-def _shape(node: ast.AST) -> str:
-    parts: list[str] = []
-
-    def add(n: ast.AST, depth: int = 0) -> None:
-        if depth > 20:
-            return
-        cls = type(n)
-        if cls is ast.Constant and isinstance(n.value, str):  # type: ignore[attr-defined]
-            parts.append(n.value)  # type: ignore[attr-defined]
-        elif cls is ast.JoinedStr:
-            for v in n.values:  # type: ignore[attr-defined]
-                if type(v) is ast.Constant:
-                    parts.append(str(v.value))
-                else:
-                    parts.append("{}")
-        elif cls is ast.BinOp and type(n.op) is ast.Add:  # type: ignore[attr-defined]
-            add(n.left, depth + 1)  # type: ignore[attr-defined]
-            add(n.right, depth + 1)  # type: ignore[attr-defined]
-        elif cls is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("format", "format_map"):  # type: ignore[attr-defined]
-            add(n.func.value, depth + 1)  # type: ignore[attr-defined]
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        name = node.name
+        for decorator in node.decorator_list:
+            self._expr(decorator, scope, PLAIN_CTX, 0)
+        decorators = [_dotted(d.func if type(d) is ast.Call else d) or "" for d in node.decorator_list]
+        prompt_func = any(PROMPT_DECORATOR.search(d) for d in decorators) or bool(PROMPT_FUNCTION.search(name))
+        method = scope.kind == "class"
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                    *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
+        params = parameters(node, method)
+        bound = function_locals(node)[0]
+        if scope.kind == "function":
+            # a nested function is part of its outer function's place
+            inner = Scope(scope.place, scope.line, "function", name, prompt_func or scope.prompt_func, scope.klass,
+                           params, bound | scope.locals, f"{scope.func_id}.{name}")
         else:
-            parts.append("{}")
+            place = name if scope.kind == "module" else f"{scope.place}.{name}"
+            inner = Scope(place, node.lineno, "function", name, prompt_func, scope.klass if method else None,
+                           params, bound, f"{self.module}.{place}")
+        for arg, default in defaults:
+            # a prompt as a parameter's default (`instruction="Summarise ..."`): the function's
+            named = PROMPT_NAME.search(arg.arg) and not NOT_PROMPT_NAME.search(arg.arg)
+            self._expr(default, inner, (SINK, f"the default of `{arg.arg}`", "") if named else PLAIN_CTX, 0)
+        self._body(node.body, inner)
 
-    add(node)
-    text = " ".join("".join(parts).split())
-    literal = re.sub(r"\{[^{}]*\}", "", text)
-    if len(literal) < _MIN_SHAPE:
-        return ""
-    text = re.sub(r"\{[^{}]*\}", "{}", text)
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    def _class(self, node: ast.ClassDef, scope: Scope) -> None:
+        for base in node.bases:
+            self._expr(base, scope, PLAIN_CTX, 0)
+        if scope.kind == "function":
+            self._body(node.body, scope)
+            return
+        place = node.name if scope.kind == "module" else f"{scope.place}.{node.name}"
+        inner = Scope(place, node.lineno, "class", klass=ClassPrompts(place, node, self._is_block_value))
+        self._body(node.body, inner)
 
+    # -- contexts ----------------------------------------------------------------------
+    def _target_context(self, targets: list[ast.expr], scope: Scope, op: str) -> tuple[int, str, str]:
+        bound = ""
+        for target in targets:
+            name = target_name(target)
+            if name is None:
+                continue
+            last = last_segment(name)
+            if (PROMPT_NAME.search(name) and not NOT_PROMPT_NAME.search(last)) or name.endswith(".content"):
+                return (SINK, f"`{name} {op} ...`", last if type(target) is ast.Name else "")
+            if type(target) is ast.Name:
+                bound = target.id
+        if op == "=" and bound and len(targets) == 1:
+            if self.prompts_module and scope.kind != "function" and not NOT_TEXT_NAME.search(bound):
+                return (SINK, f"`{bound} = ...`", bound)
+            return (FALLBACK, f"`{bound} = ...`", bound)
+        return PLAIN_CTX
+
+    def _call_contexts(self, call: ast.Call, scope: Scope, outer: tuple[int, str, str]):
+        """(argument contexts, keyword contexts) of a call."""
+        name = callee_name(call)
+        if name in EXCLUDED_CALLS or outer[0] == EXCLUDED or name.endswith(("Error", "Exception", "Warning")):
+            return None
+        func = call.func
+        message = message_of(call)
+        args = call.args
+        positional: list[tuple[int, str, str]] = []
+        if message is not None:
+            role, content = message
+            label = "an assistant message" if role in NOT_PROMPT_ROLES else f"a {role or 'chat'} message"
+            mode = EXCLUDED if role in NOT_PROMPT_ROLES else MESSAGE
+            positional = [(mode, label, "") if i == 0 else PLAIN_CTX for i in range(len(args))]
+            keywords = {k.arg: ((mode, label, "") if k.value is content else PLAIN_CTX) for k in call.keywords}
+            return positional, keywords
+        attribute = type(func) is ast.Attribute
+        # text passed to the application's own helper (`self._analyze(text, "...")`)
+        own = (type(func) is ast.Name and name in self._defs) or (
+            attribute and type(func.value) is ast.Name and func.value.id in ("self", "cls")  # type: ignore[attr-defined]
+        )
+        if args:
+            sink = (SINK, f"`{name}(...)`", "")
+            if (attribute and name in MODEL_METHODS) or MODEL_CALLEE.search(name):
+                positional = [sink] * len(args)
+            elif name in TASK_METHODS:
+                positional = [EXCLUDED_CTX if type(a) in (ast.Constant, ast.JoinedStr) else sink for a in args]
+            elif own:
+                positional = [(FALLBACK, f"an argument of `{name}(...)`", "")] * len(args)
+            else:
+                positional = [PLAIN_CTX] * len(args)
+            if (name[:1].isupper() and name.endswith("Agent")) or name in SYSTEM_METHODS:
+                positional[0] = sink
+        keywords: dict[str | None, tuple[int, str, str]] = {}
+        for keyword in call.keywords:
+            arg = keyword.arg
+            if arg in PROMPT_KWARGS:
+                keywords[arg] = (SINK, f"`{arg}=`", "")
+            elif arg == "description" and (name == "Task" or (name[:1].isupper() and name.endswith("Agent"))):
+                keywords[arg] = (SINK, f"`{arg}=`", "")  # a task's or an agent's description is its prompt
+            elif arg in EXCLUDED_KWARGS or (arg in TASK_KWARGS and type(keyword.value) in (ast.Constant, ast.JoinedStr)):
+                keywords[arg] = EXCLUDED_CTX
+            elif arg in ("messages", "contents") or (attribute and name in MODEL_METHODS):
+                keywords[arg] = (SINK, f"`{arg}=`", "")
+            else:
+                keywords[arg] = PLAIN_CTX
+        return positional, keywords
+
+    # -- expressions -------------------------------------------------------------------
+    def _expr(self, node: ast.AST, scope: Scope, ctx: tuple[int, str, str], depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            return
+        cls = type(node)
+        if cls is ast.Name or cls is ast.Attribute and type(node.value) is ast.Name:  # type: ignore[attr-defined]
+            if cls is ast.Name and ctx[0] in (SINK, MESSAGE, FALLBACK) and not ctx[2]:
+                self._sent.add((scope.place, scope.line, node.id))  # type: ignore[attr-defined]
+            return
+        if cls is ast.Constant or cls is ast.JoinedStr or cls is ast.BinOp or cls is ast.Call:
+            text = text_of(node)
+            if text is not None:
+                self._text(node, text, scope, ctx)
+                if cls is ast.Constant:
+                    return
+                if ctx[0] in (SINK, MESSAGE):
+                    for part in parts(node):
+                        if type(part) is ast.Name:
+                            self._sent.add((scope.place, scope.line, part.id))  # type: ignore[attr-defined]
+                self._in_text += 1
+                try:
+                    if cls is ast.JoinedStr:
+                        for value in node.values:  # type: ignore[attr-defined]
+                            if type(value) is ast.FormattedValue:
+                                self._expr(value.value, scope, PLAIN_CTX, depth + 1)
+                    elif cls is ast.BinOp:
+                        self._expr(node.left, scope, PLAIN_CTX, depth + 1)  # type: ignore[attr-defined]
+                        self._expr(node.right, scope, PLAIN_CTX, depth + 1)  # type: ignore[attr-defined]
+                    else:
+                        self._call(node, scope, ctx, depth)  # type: ignore[arg-type]
+                finally:
+                    self._in_text -= 1
+                return
+        if cls is ast.Call:
+            self._call(node, scope, ctx, depth)  # type: ignore[arg-type]
+            return
+        if cls is ast.Dict:
+            self._dict(node, scope, ctx, depth)  # type: ignore[arg-type]
+            return
+        if cls is ast.List or cls is ast.Tuple:
+            elts = node.elts  # type: ignore[attr-defined]
+            if cls is ast.Tuple:
+                message = message_of(node)
+                if message is not None:
+                    role, content = message
+                    if content is not None:
+                        mode = EXCLUDED if role in NOT_PROMPT_ROLES or role == "placeholder" else MESSAGE
+                        self._expr(content, scope, (mode, f"a ({role}, ...) message", ""), depth + 1)
+                    return
+            if len(elts) >= 2:
+                self._messages(node, scope)  # type: ignore[arg-type]
+            inner = ctx if ctx[0] == SINK else PLAIN_CTX
+            for elt in elts:
+                self._expr(elt, scope, inner, depth + 1)
+            return
+        if cls is ast.IfExp:
+            self._expr(node.test, scope, PLAIN_CTX, depth + 1)  # type: ignore[attr-defined]
+            outer, self._fragment = self._fragment, node
+            self._expr(node.body, scope, ctx, depth + 1)  # type: ignore[attr-defined]
+            self._expr(node.orelse, scope, ctx, depth + 1)  # type: ignore[attr-defined]
+            self._fragment = outer
+            return
+        if cls is ast.BoolOp:
+            for value in node.values:  # type: ignore[attr-defined]
+                self._expr(value, scope, ctx, depth + 1)
+            return
+        if cls is ast.Await or cls is ast.Starred or cls is ast.NamedExpr:
+            self._expr(node.value, scope, ctx, depth + 1)  # type: ignore[attr-defined]
+            return
+        if cls is ast.BinOp and type(node.op) is ast.BitOr:  # type: ignore[attr-defined]
+            for part in (node.left, node.right):  # type: ignore[attr-defined]
+                if type(part) is ast.Name:  # `prompt | llm`: the prompt goes to the model
+                    self._sent.add((scope.place, scope.line, part.id))  # type: ignore[attr-defined]
+        if cls is ast.Compare or cls is ast.Subscript:
+            if cls is ast.Subscript:
+                self._expr(node.value, scope, PLAIN_CTX, depth + 1)  # type: ignore[attr-defined]
+            return
+        if cls is ast.Lambda:
+            self._expr(node.body, scope, PLAIN_CTX, depth + 1)  # type: ignore[attr-defined]
+            return
+        for field in node._fields:
+            if field in ("ctx", "op", "ops"):
+                continue
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.expr):
+                        self._expr(item, scope, PLAIN_CTX, depth + 1)
+                    elif type(item) is ast.comprehension:
+                        self._expr(item.iter, scope, PLAIN_CTX, depth + 1)
+            elif isinstance(value, ast.expr):
+                self._expr(value, scope, PLAIN_CTX, depth + 1)
+
+    def _call(self, node: ast.Call, scope: Scope, ctx: tuple[int, str, str], depth: int) -> None:
+        func = node.func
+        if type(func) is ast.Attribute:
+            receiver = func.value
+            if func.attr in RENDER_METHODS or func.attr == "replace":
+                if type(receiver) is ast.Name and receiver.id:
+                    self._uses.append((scope, receiver.id, node))
+                if func.attr in RENDER_METHODS and (
+                    func.attr not in ("invoke", "ainvoke") or PROMPT_NAME.search(_dotted(receiver) or "")
+                ):
+                    self._render(node, receiver, scope, ctx)
+            if type(receiver) is not ast.Name:
+                self._expr(receiver, scope, PLAIN_CTX, depth + 1)
+        elif type(func) is not ast.Name:
+            self._expr(func, scope, PLAIN_CTX, depth + 1)
+        contexts = self._call_contexts(node, scope, ctx)
+        if contexts is None:
+            return
+        positional, keywords = contexts
+        if scope.kind == "function" and callee_name(node) not in _CONTAINER_METHODS:
+            for value in (*node.args, *(k.value for k in node.keywords)):
+                if type(value) is ast.Name:
+                    self._sent.add((scope.place, scope.line, value.id))
+        self._arguments_of(node, scope)
+        for arg, arg_ctx in zip(node.args, positional):
+            if arg_ctx[0] in (SINK, MESSAGE):
+                self._pending.append((scope, arg_ctx[1], arg))
+            self._expr(arg, scope, arg_ctx, depth + 1)
+        for keyword in node.keywords:
+            kw_ctx = keywords.get(keyword.arg, PLAIN_CTX)
+            if kw_ctx[0] in (SINK, MESSAGE) and keyword.arg not in ("messages", "contents"):
+                self._pending.append((scope, kw_ctx[1], keyword.value))
+            self._expr(keyword.value, scope, kw_ctx, depth + 1)
+
+    def _dict(self, node: ast.Dict, scope: Scope, ctx: tuple[int, str, str], depth: int) -> None:
+        if ctx[0] == EXCLUDED:
+            return
+        message = message_of(node)
+        typed_text = any(type(k) is ast.Constant and k.value == "type" for k in node.keys) and any(
+            type(k) is ast.Constant and k.value == "text" for k in node.keys
+        )
+        for key, value in zip(node.keys, node.values):
+            key_text = key.value if type(key) is ast.Constant and type(key.value) is str else None  # type: ignore[union-attr]
+            if message is not None and value is message[1]:
+                role = message[0]
+                if role in NOT_PROMPT_ROLES:
+                    continue
+                label = f"a {role or 'chat'} message"
+                self._pending.append((scope, label, value))
+                self._expr(value, scope, (MESSAGE, label, ""), depth + 1)
+            elif typed_text and key_text == "text":
+                self._expr(value, scope, (MESSAGE, "a text part of a message", ""), depth + 1)
+            elif key_text and PROMPT_NAME.search(key_text) and not NOT_PROMPT_NAME.search(key_text):
+                self._pending.append((scope, f"the `{key_text}` entry", value))
+                self._expr(value, scope, (SINK, f"the `{key_text}` entry", ""), depth + 1)
+            elif key_text and key_text in EXCLUDED_KWARGS:
+                continue
+            else:
+                if key is not None:
+                    self._expr(key, scope, PLAIN_CTX, depth + 1)
+                # a dict of prompts (`PROMPTS = {"summarize": "..."}`): each value is one
+                inner = (SINK, f"the `{key_text}` entry of {ctx[1]}", "") if ctx[0] == SINK and key_text and message is None else PLAIN_CTX
+                self._expr(value, scope, inner, depth + 1)
+
+    # -- units -------------------------------------------------------------------------
 
 def extract(
     tree: ast.Module, source: str | None, module: str, resolve: Callable[[str], str]
 ) -> tuple[tuple[PromptSiteFact, ...], tuple[str, ...]]:
-    """The prompt-assembly sites and the prompt-like module constants of one module."""
+    """The prompt facts and the prompt-like module-level names of one module."""
     low = source.lower() if source is not None else None
-    if low is not None and not any(w in low for w in ("prompt", "instruction", "system", "backstory")):
+    if low is not None and not _has_vocabulary(low):
         return (), ()
     cache: list[list[str]] = []
 
@@ -416,6 +521,6 @@ def extract(
 
     extractor = PromptExtractor(module, resolve, lines)
     if low is not None:
-        extractor.candidates = candidate_lines(low)
+        extractor.vocabulary = _Vocabulary(low)
     extractor.run(tree)
     return tuple(extractor.sites), tuple(dict.fromkeys(extractor.blocks))

@@ -211,21 +211,53 @@ class SiteFact:
 
 @dataclass(frozen=True)
 class PromptSiteFact:
-    """A place that assembles a prompt (see ``facts.prompts``)."""
+    """One prompt unit of a place (see ``facts.prompts``); ``what`` says which kind:
+
+    - `text`: literal prompt text (a string constant, an f-string, `dedent(...)`,
+      `PromptTemplate.from_template(...)`, ...) going to a prompt sink; ``text`` is its
+      normalised text, ``shingles`` its shingles (``facts.prompt_text``); ``shape`` is
+      `fallback` for text that reads as a prompt but goes to no prompt sink;
+    - `blocks`: a prompt assembled from parts (an f-string with placeholders, `+`,
+      `.format(...)`, a prompt file read); ``blocks`` are the module-level names it reads
+      (resolved dotted names) and the prompt files (`file:NAME`), named templates
+      (`template:NAME`) and prompts loaded by name (`prompt:NAME`) it uses; ``shape`` is
+      its own literal text, normalised (placeholders as `{}`); ``text`` the lines of the
+      local assignments its parts were followed to (comma-separated);
+    - `render`: a template of another scope rendered (`TEMPLATE.format(...)`,
+      `templates.tone.format(...)`, `prompt.invoke(...)`); ``blocks`` holds the
+      template's resolved dotted name, ``shape`` the string literals passed to it
+      (`key=value`, sorted), ``text`` the fragment as written (the conditional around
+      it included), for saying how two copies differ;
+    - `messages`: a message list written out (two messages or more); ``blocks`` holds
+      one `ROLE=KEY` entry per message, KEY saying where the content comes from
+      (`const:NAME`, `tmpl:NAME`, `call:NAME`, `text:DIGEST`, `param:FUNCTION:INDEX:NAME`,
+      `attr:CLASS.NAME`, or `dyn` for anything else); ``text`` the lines the contents
+      were written on (comma-separated: a local name followed to its assignment);
+    - `argument`: a call passing a prompt to a function or class of the project, so
+      that a message list's `param:` entries can be followed to what the callers pass;
+      ``shape`` is the callee's resolved dotted name, ``text`` the parameter (its
+      0-based position, or its name), ``blocks`` holds the value's KEY.
+    """
 
     scope: str
     kind: str
-    """Where the assembled prompt goes: `instructions=`, `system message`, `SYSTEM_PROMPT = ...`."""
+    """Where the prompt goes: `instructions=`, `a system message`, `SYSTEM_PROMPT = ...`."""
     blocks: tuple[str, ...]
-    """What it is composed of: resolved dotted names of module-level names, `file:NAME`
-    for prompt files it opens, `template:NAME` for named templates it renders."""
     shape: str
-    """A digest of the template's literal text (placeholders blanked), when that text is
-    long enough to identify a prompt; else empty."""
     line: int
     column: int
     end_line: int
     end_column: int
+    what: str = "blocks"
+    scope_line: int = 0
+    """The line of the definition ``scope`` names (0 for module-level code): two
+    definitions of one name (a notebook's cells) are two places."""
+    text: str = ""
+    shingles: tuple[int, ...] = ()
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "PromptSiteFact":
+        return PromptSiteFact(**{**d, "blocks": tuple(d["blocks"]), "shingles": tuple(d.get("shingles", ()))})
 
 
 def _plain(value: Any) -> Any:
@@ -268,7 +300,8 @@ class FileFacts:
     """Hard-coded prices: model-to-price tables and price constants (AGL105)."""
     prompt_sites: tuple[PromptSiteFact, ...] = ()
     prompt_blocks: tuple[str, ...] = ()
-    """Module-level names defined here that hold prompt text or templates (dotted)."""
+    """Module-level (and class-level) names defined here that hold prompt text or
+    templates (dotted: `pkg.prompts.SYSTEM_PROMPT`, `pkg.agent.Agent.PROMPT`)."""
 
     def to_json(self) -> dict[str, Any]:
         return _plain(self)
@@ -302,9 +335,7 @@ class FileFacts:
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
             cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
             price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
-            prompt_sites=tuple(
-                PromptSiteFact(**{**d, "blocks": tuple(d["blocks"])}) for d in data.get("prompt_sites", ())
-            ),
+            prompt_sites=tuple(PromptSiteFact.from_json(d) for d in data.get("prompt_sites", ())),
             prompt_blocks=tuple(data.get("prompt_blocks", ())),
         )
         if not full:
