@@ -27,6 +27,8 @@ SELECTED = {
     "costs_single": ["AGL101", "AGL102", "AGL103", "AGL104"],
     "monorepo": ["AGL101"],
     "prompts_dup": ["AGL401"],
+    "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "unsure_tool_base": ["AGL201", "AGL202", "AGL501", "AGL901"],
 }
 
 
@@ -180,3 +182,17 @@ def test_prompt_places_name_each_other_and_composers_are_sanctioned():
     assert not any(d.path.endswith("chat.py") for d in sanctioned)
     stream = next(d for d in sanctioned if d.path.endswith("stream.py"))
     assert "sanctioned composer" in stream.related[0].message
+
+
+def test_project_defined_tools_are_found_from_any_file_of_the_project():
+    """A pre-commit-style run on one subclass's file: the base lives in another module
+    and the other subclass in a third, so the base is confirmed from the project's facts."""
+    root = PROJECTS / "inferred_tools"
+    found = check_project(root, ["AGL201", "AGL202"], paths=[root / "app" / "tools" / "billing.py"])
+    assert {(Path(d.path).name, d.line, d.code) for d in found} == {("billing.py", 10, "AGL201"), ("billing.py", 14, "AGL202")}
+
+
+def test_no_tools_note_names_the_likely_tool_base():
+    [note] = check_project(PROJECTS / "unsure_tool_base", ["AGL901"])
+    assert "`app.skills.AssistantTool` looks like one" in note.message
+    assert "add `app.skills.AssistantTool` to `tool-base-classes`" in note.message

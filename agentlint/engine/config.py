@@ -62,9 +62,11 @@ def _is_str_list(v: Any) -> bool:
 
 
 TEST_MODES = ("report", "note", "skip")
-DEFAULT_TESTS = (("AGL1", "skip"), ("AGL4", "skip"))
+DEFAULT_TESTS = (("AGL1", "skip"), ("AGL2", "skip"), ("AGL4", "skip"), ("AGL5", "skip"))
 """Findings in test code by default: reported, except duplicated cost formulas and
-prompts (AGL1, AGL4), whose test doubles are not the product's copies."""
+prompts (AGL1, AGL4), whose test doubles are not the product's copies, and the tool
+rules (AGL2, AGL5): a tool defined in a test is a test double, not a tool the product's
+model calls."""
 
 
 def _is_tests_table(value: Any) -> bool:

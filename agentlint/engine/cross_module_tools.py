@@ -1,39 +1,66 @@
-"""Tools declared in one module and made tools in another (`from .tools import
-lookup_order` then `Agent(tools=[lookup_order])`, the usual layout of ADK, AutoGen,
-pydantic-ai and LlamaIndex applications).
+"""Tools that only the whole project shows: functions of one module passed as tools in
+another (`from .tools import lookup_order` then `Agent(tools=[lookup_order])`, the usual
+layout of ADK, AutoGen, pydantic-ai and LlamaIndex applications), a framework's tool
+decorator re-exported by a module of the project (`from app.tooling import tool`), and the
+project's own tool framework (a tool base class or a registration decorator defined in
+one module and used in others, ``facts.agents.project``).
 
-The per-file agent model sees only its own module: in the agent's module it records a
-``ToolRefFact`` for each imported function passed as a tool. The project phase resolves
-those references to the module that defines the function, reads that file again (one
-``ast`` parse), declares the function a tool there, and runs the model rules (AGL201,
-AGL202, AGL501) on the newly declared tools only. The new tools also join the facts the
-project rules see (AGL901) and the `agentlint tools` inventory.
+The per-file agent model sees only its own module: it records a ``ToolRefFact`` for each
+imported function passed as a tool, the candidate tool frameworks it defines
+(``ToolFrameworkFact``) and its uses of the project's other names (``ToolUseFact``). The
+project phase resolves those across modules, reads the files concerned again (one ``ast``
+parse each) with what it learnt — the functions to declare, the inferred bases and
+decorators, the re-exported names — and runs the model rules (AGL201, AGL202, AGL501) on
+the newly found tools only. The new tools also join the facts the project rules see
+(AGL901) and the `agentlint tools` inventory.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from agentlint.engine.analyze import agent_knowledge
 from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.facts.agents.model import build as build_model
+from agentlint.facts.agents.project import MIN_SUBCLASSES
 from agentlint.facts.module import extract_facts
 from agentlint.facts.source import decode, parse_lowered
-from agentlint.facts.types import FileFacts, ToolFact, ToolRefFact
+from agentlint.facts.types import FileFacts, ToolFact, ToolFrameworkFact, ToolRefFact
+from agentlint.knowledge import frameworks as fw
 from agentlint.rules import registry
 from agentlint.rules.api import ModelContext
 from agentlint.rules.builtin import crash_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
 
+_READ_ERRORS = (OSError, SyntaxError, ValueError, UnicodeError, LookupError, RecursionError, MemoryError)
+_TOOL_TABLES = (fw.TOOL_DECORATORS, fw.TOOL_WRAPPERS, fw.AGENT_CONSTRUCTORS, fw.TOOL_CONTAINERS, fw.TOOL_BASE_CLASSES)
 
-def resolve(facts: Mapping[str, FileFacts]) -> dict[str, list[ToolRefFact]]:
-    """Path of the defining module -> the references to its functions, for the
-    functions that are not already tools there."""
+
+@dataclass
+class _Plan:
+    """What to look for again in one file."""
+
+    refs: list[ToolRefFact] = field(default_factory=list)
+    bases: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    decorators: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    """An imported name of the project -> the framework name it re-exports."""
+
+
+def _modules(facts: Mapping[str, FileFacts]) -> dict[str, str]:
+    """Module name -> path, for the project's Python files."""
     by_module: dict[str, str] = {}
     for path, file_facts in facts.items():
         if file_facts is not None and file_facts.module and not path.endswith(".ipynb"):
             by_module.setdefault(file_facts.module, path)
+    return by_module
+
+
+def resolve(facts: Mapping[str, FileFacts]) -> dict[str, list[ToolRefFact]]:
+    """Path of the defining module -> the references to its functions, for the
+    functions that are not already tools there."""
+    by_module = _modules(facts)
     out: dict[str, list[ToolRefFact]] = {}
     for file_facts in facts.values():
         for ref in file_facts.tool_refs if file_facts is not None else ():
@@ -47,26 +74,132 @@ def resolve(facts: Mapping[str, FileFacts]) -> dict[str, list[ToolRefFact]]:
     return out
 
 
+class _Names:
+    """Where a name used in one module of the project comes from: a candidate tool
+    framework of the project, or a framework name re-exported by a project module."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self.facts = facts
+        self.by_module = _modules(facts)
+        self.candidates: dict[str, ToolFrameworkFact] = {}
+        for file_facts in facts.values():
+            for candidate in file_facts.tool_frameworks if file_facts is not None else ():
+                self.candidates.setdefault(candidate.qualified, candidate)
+        self._imports: dict[str, dict[str, str]] = {}
+
+    def candidate(self, qualified: str) -> ToolFrameworkFact | None:
+        """The candidate ``qualified`` names: itself, or re-exported by a package of the
+        project (`app.tools.Tool` for `app.tools.base.Tool`)."""
+        found = self.candidates.get(qualified)
+        if found is not None:
+            return found
+        target = self.reexported(qualified)
+        return self.candidates.get(target) if target else None
+
+    def reexported(self, qualified: str, depth: int = 0) -> str | None:
+        """What ``qualified`` (`app.tooling.tool`) is, when its module imports it from
+        elsewhere (`from langchain_core.tools import tool`, `from .base import Tool`)."""
+        module, _, name = qualified.rpartition(".")
+        if depth > 3 or module not in self.by_module:
+            return None
+        target = {i.local: i.qualified for i in self.facts[self.by_module[module]].imports}.get(name)
+        if target is None:
+            target = self._module_imports(module).get(name)
+        if target is None or target == qualified:
+            return None
+        return self.reexported(target, depth + 1) or target
+
+    def _module_imports(self, module: str) -> dict[str, str]:
+        """Every import of a module of the project: the project facts keep only the
+        framework imports, so a module's own re-exports (`from .base import Tool`) are
+        read from its file, once."""
+        found = self._imports.get(module)
+        if found is None:
+            path = self.by_module[module]
+            found = {}
+            try:
+                with open(path, "rb") as fh:
+                    text = decode(fh.read())
+                found = {i.local: i.qualified for i in extract_facts(path, parse_lowered(text, path), text).imports}
+            except _READ_ERRORS:
+                pass
+            self._imports[module] = found
+        return found
+
+
+def _plans(facts: Mapping[str, FileFacts]) -> dict[str, _Plan]:
+    plans: dict[str, _Plan] = {}
+    for path, refs in resolve(facts).items():
+        plans.setdefault(path, _Plan()).refs = refs
+    if not any(f.tool_uses or f.tool_frameworks for f in facts.values() if f is not None):
+        return plans
+    names = _Names(facts)
+    subclasses = {q: c.subclasses for q, c in names.candidates.items()}
+    resolved: dict[tuple[str, str], ToolFrameworkFact | str | None] = {}
+    for path, file_facts in facts.items():
+        for use in file_facts.tool_uses if file_facts is not None else ():
+            key = (path, use.qualified)
+            if key not in resolved:
+                found: ToolFrameworkFact | str | None = names.candidate(use.qualified)
+                if found is None:
+                    target = names.reexported(use.qualified)
+                    if target is not None and any(_matches(target, table) for table in _TOOL_TABLES):
+                        found = target  # a framework's tool name, re-exported by the project
+                resolved[key] = found
+            found = resolved[key]
+            if isinstance(found, ToolFrameworkFact) and use.kind == "base" and found.kind == "base":
+                subclasses[found.qualified] += 1
+    for (path, qualified), found in resolved.items():
+        if found is None or path.endswith(".ipynb"):
+            continue
+        if isinstance(found, str):
+            plans.setdefault(path, _Plan()).aliases[qualified] = found
+        elif found.kind == "decorator":
+            plans.setdefault(path, _Plan()).decorators[qualified] = found.qualified
+        elif "confident" in found.evidence and subclasses[found.qualified] >= MIN_SUBCLASSES:
+            plans.setdefault(path, _Plan()).bases[qualified] = (found.qualified, found.methods)
+    # a base confirmed only by the subclasses of other modules: its own module's too
+    for qualified, candidate in names.candidates.items():
+        if (candidate.kind == "base" and "confident" in candidate.evidence and candidate.subclasses
+                and candidate.subclasses < MIN_SUBCLASSES <= subclasses[qualified]):
+            path = names.by_module.get(qualified.rpartition(".")[0])
+            if path is not None:
+                plans.setdefault(path, _Plan()).bases[qualified] = (qualified, candidate.methods)
+    return plans
+
+
+def _matches(qualified: str, table: Mapping[str, object]) -> bool:
+    candidates = fw.by_last_segment(table).get(qualified.rpartition(".")[2], ())
+    return any(fw.matches(qualified, pattern) for pattern, _value in candidates)
+
+
 def declare(
     facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
 ) -> tuple[list[Diagnostic], dict[str, FileFacts]]:
-    """Findings of the model rules on the tools declared from other modules, and the
-    facts with those tools added."""
-    refs = resolve(facts)
-    if not refs:
+    """Findings of the model rules on the tools found across modules, and the facts
+    with those tools added."""
+    plans = _plans(facts)
+    if not plans:
         return [], dict(facts)
     updated = dict(facts)
     out: list[Diagnostic] = []
     knowledge = agent_knowledge(settings.knowledge)
-    for path, path_refs in sorted(refs.items()):
+    for path, plan in sorted(plans.items()):
         try:
             with open(path, "rb") as fh:
                 text = decode(fh.read())
             tree = parse_lowered(text, path)
-            model = build_model(tree, extract_facts(path, tree, text), text, knowledge)
-            added = model.declare_tools(path_refs)
-        except (OSError, SyntaxError, ValueError, UnicodeError, LookupError, RecursionError, MemoryError):
+            file_facts = extract_facts(path, tree, text)
+            if plan.aliases:
+                file_facts = replace(file_facts, imports=tuple(
+                    replace(i, qualified=plan.aliases.get(i.qualified, i.qualified)) for i in file_facts.imports))
+            here = knowledge.with_inferred(plan.bases, plan.decorators) if plan.bases or plan.decorators else knowledge
+            model = build_model(tree, file_facts, text, here)
+            added = model.declare_tools(plan.refs)
+        except _READ_ERRORS:
             continue
+        known = {(t.name, t.line) for t in facts[path].tools}
+        added += [t for t in model.tools if (t.fact.name, t.fact.line) not in known and t not in added]
         if not added:
             continue
         new_facts: tuple[ToolFact, ...] = tuple(t.fact for t in added)
@@ -74,7 +207,7 @@ def declare(
             (*facts[path].tools, *new_facts), key=lambda f: (f.line, f.column))))
         if not with_rules:
             continue
-        model.tools = added  # the rules look at the newly declared tools only
+        model.tools = added  # the rules look at the newly found tools only
         for cls in registry.model_rules():
             if cls.meta.code not in settings.enabled:
                 continue
@@ -89,7 +222,7 @@ def declare_in_projects(
     facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
 ) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
     """``declare`` within each project (``engine.boundaries``): the findings, and each
-    project's facts with the tools declared from other modules added."""
+    project's facts with the tools found across modules added."""
     found: list[Diagnostic] = []
     groups = split_by_project(facts, ProjectMap(settings))
     for index, group in enumerate(groups):

@@ -29,11 +29,20 @@ model — and the finding names the path (`summarize` → `llm.invoke`).
 
 Receivers are resolved the simple way: `client = OpenAI()` at module level, in the
 function, or `self.client = OpenAI()` in any method of the class; `llm = ChatOpenAI()`
-and `chain = prompt | llm`. A call under `if`/`else`, `while`, `except`, `match`, a
-ternary or the right side of `and`/`or` is a decision, not a fixed step, and is not
-flagged; a call inside a `for` loop is (a search tool that summarises every page with a
-model is the typical case). Agent-as-tool wiring (`agent.as_tool()`, `AgentTool(...)`)
-is not a call the tool makes: AGL502 looks at how deep that nests.
+and `chain = prompt | llm`; through the module's own factories (`llm = make_llm()`
+where `make_llm` returns a model, `self.llm = self._build()`, `_agent().run(...)`) and
+module-level containers of agents (`SPECIALISTS.get(kind).run(...)`); a model passed as
+an argument to a method that runs it (browser-use's `page.must_get_element_by_prompt(
+"submit", llm)`); a DSPy module called (`summarise(text=...)`). A call under
+`if`/`else`, `while`, `except`, `match`, a ternary or the right side of `and`/`or` is a
+decision, not a fixed step, and is not flagged; a call after an early-return guard (`if
+not found: return "..."`) runs on every normal invocation and is; a call inside a `for`
+loop or a comprehension is too (a search tool that summarises every page with a model is
+the typical case), also under an `if` or a ternary that only checks that the item has
+something (`if page.text:`, `if not r.get("content")`), which filters items rather than
+decides. Agent-as-tool wiring (`agent.as_tool()`, `AgentTool(...)`) is not a call the
+tool makes: AGL502 looks at how deep that nests. The message says "runs an agent" for an
+agent, "calls a model" for a chat model, a client or a pipeline.
 
 ## Why is this bad?
 A fixed step of the turn — a summariser, an extractor, a persona rewrite — always runs,

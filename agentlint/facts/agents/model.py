@@ -3,8 +3,10 @@ how they nest, and the model calls inside tools. Read from the stdlib ``ast`` tr
 the facts already parsed; every framework fact comes from ``knowledge.frameworks``.
 
 The model is built in layers, each a class the next extends: ``receivers`` (what the
-module defines, receiver types), ``calls`` (model calls and agent runs), ``tools`` (tools
-and their parameters), and ``FileModel`` here (agents and how they nest).
+module defines, receiver types, factories), ``calls`` (model calls and agent runs),
+``params`` (a tool's parameters, schema tools), ``project`` (a project's own tool base
+classes and registration decorators), ``tools`` (tools and how they are declared), and
+``FileModel`` here (agents and how they nest).
 
 Resolution is import-aware (the facts' import table) and follows simple receivers:
 ``agent = Agent(...)`` then ``@agent.tool``; ``client = OpenAI()`` (module level, in the
@@ -37,8 +39,21 @@ class FileModel(ToolFinder):
 
     def __init__(self, tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge = DEFAULT_KNOWLEDGE) -> None:
         super().__init__(tree, facts, source, knowledge)
+        self._find_project_frameworks()
         self._find_tools()
         self._find_agents()
+        self.tool_uses = self._find_uses()
+
+    def fact_fields(self) -> dict:
+        """What the model adds to the file's facts (``FileFacts`` fields)."""
+        return dict(
+            tools=self.tool_facts(),
+            agents=tuple(self.agents),
+            tool_refs=tuple(self.tool_refs),
+            tool_frameworks=tuple(self.tool_frameworks),
+            tool_uses=tuple(self.tool_uses),
+            frameworks=self.frameworks,
+        )
 
     # -- agents ------------------------------------------------------------------------
     def _find_agents(self) -> None:
@@ -155,7 +170,7 @@ def build(tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge 
 
 
 _PREFILTER_WORDS = (b"tool", b"Tool", b"Agent", b"agent", b"input_schema", b"properties", b"kernel_function",
-                    b"register_function", b"Crew", b"FunctionDeclaration")
+                    b"register_function", b"Crew", b"FunctionDeclaration", b"browser_use", b"dspy")
 
 
 def worth_modelling(content: bytes, knowledge: Knowledge) -> bool:
