@@ -29,6 +29,7 @@ SELECTED = {
     "prompts_dup": ["AGL401"],
     "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "unsure_tool_base": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "imported_models": ["AGL201", "AGL202", "AGL501", "AGL901"],
 }
 
 
@@ -196,3 +197,10 @@ def test_no_tools_note_names_the_likely_tool_base():
     [note] = check_project(PROJECTS / "unsure_tool_base", ["AGL901"])
     assert "`app.skills.AssistantTool` looks like one" in note.message
     assert "add `app.skills.AssistantTool` to `tool-base-classes`" in note.message
+
+
+def test_models_imported_from_another_module_in_a_run_on_the_tools_alone():
+    root = PROJECTS / "imported_models"
+    found = check_project(root, ["AGL501"], paths=[root / "app" / "tools.py"])
+    assert {(Path(d.path).name, d.line) for d in found} == {("tools.py", 11), ("tools.py", 17), ("tools.py", 26)}
+    assert sum("runs an agent" in d.message for d in found) == 1

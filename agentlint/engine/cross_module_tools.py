@@ -46,15 +46,34 @@ class _Plan:
     decorators: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     """An imported name of the project -> the framework name it re-exports."""
+    receivers: dict[str, str] = field(default_factory=dict)
+    """An imported model, agent or factory of the project (as this file names it) -> its type."""
 
 
-def _modules(facts: Mapping[str, FileFacts]) -> dict[str, str]:
-    """Module name -> path, for the project's Python files."""
-    by_module: dict[str, str] = {}
-    for path, file_facts in facts.items():
-        if file_facts is not None and file_facts.module and not path.endswith(".ipynb"):
-            by_module.setdefault(file_facts.module, path)
-    return by_module
+class _Modules:
+    """Module name -> path, for the project's Python files. A module imported under a
+    package name that its folder does not make a package (`from app.state import X`
+    with no `app/__init__.py`, run from `app/`'s parent) is found by its path."""
+
+    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+        self._by_name: dict[str, str] = {}
+        self._by_last: dict[str, list[str]] = {}
+        for path, file_facts in facts.items():
+            if file_facts is not None and file_facts.module and not path.endswith(".ipynb"):
+                self._by_name.setdefault(file_facts.module, path)
+                self._by_last.setdefault(file_facts.module.rpartition(".")[2], []).append(path)
+
+    def get(self, module: str) -> str | None:
+        found = self._by_name.get(module)
+        if found is not None or "." not in module:
+            return found
+        tails = ("/" + module.replace(".", "/") + ".py", "/" + module.replace(".", "/") + "/__init__.py")
+        paths = [p for p in self._by_last.get(module.rpartition(".")[2], ()) if p.replace("\\", "/").endswith(tails)]
+        return paths[0] if len(paths) == 1 else None
+
+
+def _modules(facts: Mapping[str, FileFacts]) -> _Modules:
+    return _Modules(facts)
 
 
 def resolve(facts: Mapping[str, FileFacts]) -> dict[str, list[ToolRefFact]]:
@@ -86,6 +105,20 @@ class _Names:
             for candidate in file_facts.tool_frameworks if file_facts is not None else ():
                 self.candidates.setdefault(candidate.qualified, candidate)
         self._imports: dict[str, dict[str, str]] = {}
+        self.receivers: dict[str, str] = {}
+        for file_facts in facts.values():
+            for name, type_ in file_facts.model_receivers if file_facts is not None else ():
+                self.receivers.setdefault(name, type_)
+
+    def receiver(self, used: str) -> str | None:
+        """The type of an imported model, agent or factory result (`app.llm.client`,
+        `app.llm.make_llm()`), also through a re-export."""
+        found = self.receivers.get(used)
+        if found is not None:
+            return found
+        call = "()" if used.endswith("()") else ""
+        target = self.reexported(used[: len(used) - len(call)])
+        return self.receivers.get(target + call) if target else None
 
     def candidate(self, qualified: str) -> ToolFrameworkFact | None:
         """The candidate ``qualified`` names: itself, or re-exported by a package of the
@@ -100,9 +133,10 @@ class _Names:
         """What ``qualified`` (`app.tooling.tool`) is, when its module imports it from
         elsewhere (`from langchain_core.tools import tool`, `from .base import Tool`)."""
         module, _, name = qualified.rpartition(".")
-        if depth > 3 or module not in self.by_module:
+        path = self.by_module.get(module)
+        if depth > 3 or path is None:
             return None
-        target = {i.local: i.qualified for i in self.facts[self.by_module[module]].imports}.get(name)
+        target = {i.local: i.qualified for i in self.facts[path].imports}.get(name)
         if target is None:
             target = self._module_imports(module).get(name)
         if target is None or target == qualified:
@@ -115,7 +149,7 @@ class _Names:
         read from its file, once."""
         found = self._imports.get(module)
         if found is None:
-            path = self.by_module[module]
+            path = self.by_module.get(module) or ""
             found = {}
             try:
                 with open(path, "rb") as fh:
@@ -138,6 +172,11 @@ def _plans(facts: Mapping[str, FileFacts]) -> dict[str, _Plan]:
     resolved: dict[tuple[str, str], ToolFrameworkFact | str | None] = {}
     for path, file_facts in facts.items():
         for use in file_facts.tool_uses if file_facts is not None else ():
+            if use.kind == "receiver":
+                type_ = names.receiver(use.qualified) if not path.endswith(".ipynb") else None
+                if type_ is not None:
+                    plans.setdefault(path, _Plan()).receivers[use.qualified] = type_
+                continue
             key = (path, use.qualified)
             if key not in resolved:
                 found: ToolFrameworkFact | str | None = names.candidate(use.qualified)
@@ -193,13 +232,18 @@ def declare(
             if plan.aliases:
                 file_facts = replace(file_facts, imports=tuple(
                     replace(i, qualified=plan.aliases.get(i.qualified, i.qualified)) for i in file_facts.imports))
-            here = knowledge.with_inferred(plan.bases, plan.decorators) if plan.bases or plan.decorators else knowledge
+            learnt = plan.bases or plan.decorators or plan.receivers
+            here = knowledge.with_inferred(plan.bases, plan.decorators, plan.receivers) if learnt else knowledge
             model = build_model(tree, file_facts, text, here)
             added = model.declare_tools(plan.refs)
+            known = {(t.name, t.line) for t in facts[path].tools}
+            added += [t for t in model.tools if (t.fact.name, t.fact.line) not in known and t not in added]
+            if plan.receivers and with_rules:
+                # models imported from other modules: the model calls the file's own tools
+                # make through them, beyond what the file's own check reported
+                out += _through_imports(path, text, tree, file_facts, knowledge, model, added, settings)
         except _READ_ERRORS:
             continue
-        known = {(t.name, t.line) for t in facts[path].tools}
-        added += [t for t in model.tools if (t.fact.name, t.fact.line) not in known and t not in added]
         if not added:
             continue
         new_facts: tuple[ToolFact, ...] = tuple(t.fact for t in added)
@@ -216,6 +260,23 @@ def declare(
             except Exception as exc:
                 out.append(crash_diagnostic(path, cls.meta, exc))
     return out, updated
+
+
+def _through_imports(path: str, text: str, tree, file_facts: FileFacts, knowledge, model, added, settings) -> list[Diagnostic]:
+    rule = next((cls for cls in registry.model_rules() if cls.meta.code == "AGL501"), None)
+    if rule is None or rule.meta.code not in settings.enabled:
+        return []
+    rule_settings = settings.rule_settings.get(rule.meta.code, {})
+    try:
+        alone = build_model(tree, file_facts, text, knowledge)
+        before = {(d.line, d.span.start.column, d.message) for d in rule(ModelContext(path, text, rule_settings, alone)).check()}
+        every = model.tools
+        model.tools = [t for t in every if t not in added]
+        found = rule(ModelContext(path, text, rule_settings, model)).check()
+        model.tools = every
+    except Exception as exc:
+        return [crash_diagnostic(path, rule.meta, exc)]
+    return [d for d in found if (d.line, d.span.start.column, d.message) not in before]
 
 
 def declare_in_projects(

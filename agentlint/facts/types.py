@@ -172,7 +172,8 @@ class ToolUseFact:
 
     qualified: str
     kind: str
-    """`base`, `decorator` or `call`."""
+    """`base`, `decorator`, `call`, or `receiver` (a call on or of an imported name in a
+    module with tools: `summariser.run(...)`, `make_llm()`)."""
     line: int
 
 
@@ -300,6 +301,9 @@ class FileFacts:
     tool_refs: tuple[ToolRefFact, ...] = ()
     tool_frameworks: tuple[ToolFrameworkFact, ...] = ()
     tool_uses: tuple[ToolUseFact, ...] = ()
+    model_receivers: tuple[tuple[str, str], ...] = ()
+    """Models and agents this module offers to others: (`pkg.mod.client` or
+    `pkg.mod.make_llm()` for a factory, the receiver's type)."""
     frameworks: tuple[str, ...] = ()
     """The agent frameworks this file imports (`openai-agents`, `langchain`, ...)."""
     complete: bool = True
@@ -345,6 +349,7 @@ class FileFacts:
                 for d in data.get("tool_frameworks", ())
             ),
             tool_uses=tuple(ToolUseFact(**d) for d in data.get("tool_uses", ())),
+            model_receivers=tuple((r[0], r[1]) for r in data.get("model_receivers", ())),
             frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),

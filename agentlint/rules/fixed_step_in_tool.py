@@ -31,7 +31,8 @@ Receivers are resolved the simple way: `client = OpenAI()` at module level, in t
 function, or `self.client = OpenAI()` in any method of the class; `llm = ChatOpenAI()`
 and `chain = prompt | llm`; through the module's own factories (`llm = make_llm()`
 where `make_llm` returns a model, `self.llm = self._build()`, `_agent().run(...)`) and
-module-level containers of agents (`SPECIALISTS.get(kind).run(...)`); a model passed as
+module-level containers of agents (`SPECIALISTS.get(kind).run(...)`), also when the
+model, the agent or the factory is imported from another module of the project; a model passed as
 an argument to a method that runs it (browser-use's `page.must_get_element_by_prompt(
 "submit", llm)`); a DSPy module called (`summarise(text=...)`). A call under
 `if`/`else`, `while`, `except`, `match`, a ternary or the right side of `and`/`or` is a

@@ -42,7 +42,7 @@ class FileModel(ToolFinder):
         self._find_project_frameworks()
         self._find_tools()
         self._find_agents()
-        self.tool_uses = self._find_uses()
+        self.tool_uses = self._find_uses(self._all_defs, self._all_calls)
 
     def fact_fields(self) -> dict:
         """What the model adds to the file's facts (``FileFacts`` fields)."""
@@ -52,8 +52,25 @@ class FileModel(ToolFinder):
             tool_refs=tuple(self.tool_refs),
             tool_frameworks=tuple(self.tool_frameworks),
             tool_uses=tuple(self.tool_uses),
+            model_receivers=self.model_receivers(),
             frameworks=self.frameworks,
         )
+
+    def model_receivers(self) -> tuple[tuple[str, str], ...]:
+        """The module's models and agents other modules may import: module-level
+        receivers (`client = OpenAI()`) and factories (`def make_llm(): return
+        ChatOpenAI()`, named `pkg.mod.make_llm()`), with their types."""
+        out: list[tuple[str, str]] = []
+        if not self.frameworks:
+            return ()  # a model is built with a framework's (or an SDK's) class
+        for name, type_ in self.module_scope.types.items():
+            if name not in self.imports and not type_.startswith(f"{self.module}.") and self.model_methods(type_):
+                out.append((f"{self.module}.{name}", type_))
+        for name, func in self.functions.items():
+            type_ = self.returned_type(func)
+            if type_ is not None and not type_.startswith(f"{self.module}.") and self.model_methods(type_):
+                out.append((f"{self.module}.{name}()", type_))
+        return tuple(out)
 
     # -- agents ------------------------------------------------------------------------
     def _find_agents(self) -> None:

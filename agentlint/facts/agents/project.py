@@ -53,6 +53,7 @@ class ProjectFrameworks(ToolParams):
     uses of the project's names that may be ones."""
 
     def _find_project_frameworks(self) -> None:
+        self._project_imports: set[str] | None = None
         self.tool_frameworks: list[ToolFrameworkFact] = []
         self.own_bases: dict[str, tuple[str, ...]] = {}
         """Class name -> execute-like methods, for the confirmed tool bases of this module."""
@@ -138,6 +139,8 @@ class ProjectFrameworks(ToolParams):
                 candidates.append((node, node.args.args[0].arg))
         words = name.lower() + " " + (cls.name.lower() if cls is not None else "")
         for body_owner, fn in candidates:
+            if not _returns_plainly(body_owner):
+                continue  # a decorator returns the function, a wrapper or the inner decorator
             if self._wraps_as_tool(body_owner, fn) and _returns_name(body_owner, fn):
                 return True  # `TOOLS.append(StructuredTool.from_function(fn)); return fn`
             stored, container = _stores(body_owner, fn, cls is not None)
@@ -169,7 +172,7 @@ class ProjectFrameworks(ToolParams):
     def _project_name(self, name: str | None) -> str | None:
         """The qualified name of an imported name that may be the project's own (not a
         framework's, not the standard library's)."""
-        if name is None or name.partition(".")[0] not in self.imports:
+        if name is None or name.partition(".")[0] not in self._project_locals():
             return None
         qualified = self.resolve(name)
         root = qualified.partition(".")[0]
@@ -177,8 +180,11 @@ class ProjectFrameworks(ToolParams):
             return None
         return qualified
 
-    def _find_uses(self) -> list[ToolUseFact]:
+    def _find_uses(self, defs: list[ast.AST], calls: list[ast.Call]) -> list[ToolUseFact]:
+        """``defs`` and ``calls``: every def and call of the module (the tools walk's)."""
         out: dict[tuple[str, str], ToolUseFact] = {}
+        if not self._project_locals():
+            return []
         for cls in self.classes.values():
             if not any(isinstance(i, _DEFS) and i.name in EXECUTE_METHODS for i in cls.body):
                 continue
@@ -186,19 +192,44 @@ class ProjectFrameworks(ToolParams):
                 qualified = self._project_name(dotted(base.value if isinstance(base, ast.Subscript) else base))
                 if qualified is not None:  # one per class: the project phase counts subclasses
                     out.setdefault((qualified, f"base:{cls.lineno}"), ToolUseFact(qualified, "base", cls.lineno))
-        for node in ast.walk(self.tree):
-            if isinstance(node, _DEFS):
-                for decorator in node.decorator_list:
-                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
-                    qualified = self._project_name(dotted(target))
-                    if qualified is not None:
-                        out.setdefault((qualified, "decorator"), ToolUseFact(qualified, "decorator", node.lineno))
-            elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-                if node.args[0].id in self.functions:
-                    qualified = self._project_name(dotted(node.func))
-                    if qualified is not None:
-                        out.setdefault((qualified, "call"), ToolUseFact(qualified, "call", node.lineno))
+        for node in defs:
+            for decorator in node.decorator_list:  # type: ignore[attr-defined]
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                qualified = self._project_name(dotted(target))
+                if qualified is not None:
+                    out.setdefault((qualified, "decorator"), ToolUseFact(qualified, "decorator", node.lineno))  # type: ignore[attr-defined]
+        for node in calls:
+            if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in self.functions:
+                qualified = self._project_name(dotted(node.func))
+                if qualified is not None:
+                    out.setdefault((qualified, "call"), ToolUseFact(qualified, "call", node.lineno))
+            if self.tools:
+                used = self._receiver_use(node.func)
+                if used is not None:
+                    out.setdefault((used, "receiver"), ToolUseFact(used, "receiver", node.lineno))
         return list(out.values())
+
+    def _project_locals(self) -> set[str]:
+        """The local names this module imports from neither a framework nor the
+        standard library: where a project's own tool framework can come from."""
+        if self._project_imports is None:
+            self._project_imports = {local for local, qualified in self.imports.items()
+                                     if fw.framework_of(qualified) is None
+                                     and qualified.partition(".")[0] not in _STDLIB}
+        return self._project_imports
+
+    def _receiver_use(self, func: ast.AST) -> str | None:
+        """`summariser.run(...)` -> the imported `summariser`; `make_llm()` -> `make_llm()`."""
+        if isinstance(func, ast.Name):
+            qualified = self._project_name(func.id)
+            return f"{qualified}()" if qualified is not None else None
+        while isinstance(func, ast.Attribute):
+            func = func.value
+        if isinstance(func, ast.Call):
+            return self._receiver_use(func.func)
+        if isinstance(func, ast.Name):
+            return self._project_name(func.id)
+        return None
 
 
 def _class_names(cls: ast.ClassDef) -> set[str]:
@@ -268,6 +299,28 @@ def _container(node: ast.AST) -> str:
 
 def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _returns_plainly(func: ast.AST) -> bool:
+    """A `return <name>` or `return <call>` among the body's statements (nested defs not
+    entered): the cheap test before reading a function as a decorator."""
+    for stmt in _statements(func.body):  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, (ast.Name, ast.Call)):
+            return True
+    return False
+
+
+def _statements(body: list[ast.stmt]):
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+        for handler in getattr(stmt, "handlers", ()):
+            yield from _statements(handler.body)
 
 
 def _returns_name(func: ast.AST, fn: str) -> bool:

@@ -38,10 +38,14 @@ class Knowledge:
     inferred_decorators: Mapping[str, str] = field(default_factory=dict)
     """Project-defined registration decorators, as this file names them -> their own
     qualified name."""
+    imported_types: Mapping[str, str] = field(default_factory=dict)
+    """Model receivers and factories of the project's other modules, as this file names
+    them (`app.llm.client`, `app.llm.make_llm()` for a factory's result) -> their type."""
 
-    def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str]) -> "Knowledge":
+    def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str],
+                      imported_types: Mapping[str, str] | None = None) -> "Knowledge":
         return Knowledge(self.tool_decorators, self.tool_base_classes, self.injected_types, self.injected_names,
-                         self.llm_call_patterns, dict(bases), dict(decorators))
+                         self.llm_call_patterns, dict(bases), dict(decorators), dict(imported_types or {}))
 
     @staticmethod
     def from_settings(settings: Mapping[str, Sequence[str]] | None) -> "Knowledge":
@@ -277,7 +281,8 @@ class AgentReceivers:
                     if rest in _SAME_TYPE_METHODS:
                         return local
                     return f"{local}().{rest}"
-                return self.resolve(name)
+                qualified = self.resolve(name)
+                return self.knowledge.imported_types.get(qualified + "()", qualified)
             if isinstance(func, ast.Attribute):
                 inner = self.expr_type(func.value, scope, depth + 1)
                 if inner is not None:
@@ -370,6 +375,8 @@ class AgentReceivers:
             return scope.types[name]
         if name in self.module_scope.types:
             return self.module_scope.types[name]
+        if name in self.imports and self.knowledge.imported_types:
+            return self.knowledge.imported_types.get(self.imports[name])  # a model built in another module
         return None
 
     def scope_of(self, func: ast.AST) -> Scope:

@@ -30,12 +30,17 @@ class ToolFinder(ProjectFrameworks):
     def _find_tools(self) -> None:
         self._named_approvals: dict[str, str] = {}
         """Tool name -> the approval naming it (HITL middleware, a Toolkit's list)."""
+        self._all_defs: list[ast.AST] = []
+        self._all_calls: list[ast.Call] = []
         for node in ast.walk(self.tree):
             if isinstance(node, _DEFS):
-                self._decorated_tool(node)
+                self._all_defs.append(node)
+                if node.decorator_list:
+                    self._decorated_tool(node)
             elif isinstance(node, ast.ClassDef):
                 self._class_tool(node)
             elif isinstance(node, ast.Call):
+                self._all_calls.append(node)
                 self._call_tools(node)
             elif isinstance(node, ast.Dict):
                 self._schema_tool(node)
@@ -538,8 +543,15 @@ class ToolFinder(ProjectFrameworks):
                         break
         elif "." in name:
             cls_name, _, method = name.partition(".")
-            if cls_name in self.classes and (cls_name, method) in self.methods:
-                target, owner = self.methods[(cls_name, method)], self.classes[cls_name]
+            if cls_name not in self.classes:
+                # `drafter.draft` with `drafter = Drafter(...)`: a method of a class of this module
+                enclosing = self._enclosing_function(expr)
+                type_ = self._local_type(cls_name, self.scope_of(enclosing) if enclosing is not None else None) or ""
+                if type_.startswith(f"{self.module}.") and type_[len(self.module) + 1:] in self.classes:
+                    cls_name = type_[len(self.module) + 1:]
+            if cls_name in self.classes and "." not in method:
+                target = self._method_of(self.classes[cls_name], method)
+                owner = self.parents.get(id(target)) if target is not None else None
         if target is not None:
             self._add(target, framework, how, owner, injected, first_injected, approval=approval, guards=guards)
         elif name.partition(".")[0] in self.imports:
@@ -562,7 +574,7 @@ class ToolFinder(ProjectFrameworks):
         as tools (``refs``, resolved to this module) tools here too; returns the new tools."""
         added = []
         for ref in refs:
-            name = ref.qualified[len(self.module) + 1:]
+            name = ref.qualified.rpartition(".")[2]  # resolved to this module (maybe by its path)
             target: ast.AST | None = self.functions.get(name)
             if target is None and name in self.classes and self.is_schema_class(self.classes[name]):
                 target = self.classes[name]
