@@ -202,5 +202,7 @@ def test_no_tools_note_names_the_likely_tool_base():
 def test_models_imported_from_another_module_in_a_run_on_the_tools_alone():
     root = PROJECTS / "imported_models"
     found = check_project(root, ["AGL501"], paths=[root / "app" / "tools.py"])
-    assert {(Path(d.path).name, d.line) for d in found} == {("tools.py", 11), ("tools.py", 17), ("tools.py", 26)}
+    assert {(Path(d.path).name, d.line) for d in found} == {
+        ("tools.py", 11), ("tools.py", 17), ("tools.py", 26), ("tools.py", 44)}
     assert sum("runs an agent" in d.message for d in found) == 1
+    assert any("`summarise_page` → `llm.invoke` (app.models, line 23)" in d.message for d in found)

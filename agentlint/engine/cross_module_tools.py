@@ -48,6 +48,8 @@ class _Plan:
     """An imported name of the project -> the framework name it re-exports."""
     receivers: dict[str, str] = field(default_factory=dict)
     """An imported model, agent or factory of the project (as this file names it) -> its type."""
+    helpers: dict[str, str] = field(default_factory=dict)
+    """An imported function of the project that always calls a model -> that call."""
 
 
 class _Modules:
@@ -97,8 +99,10 @@ class _Names:
     """Where a name used in one module of the project comes from: a candidate tool
     framework of the project, or a framework name re-exported by a project module."""
 
-    def __init__(self, facts: Mapping[str, FileFacts]) -> None:
+    def __init__(self, facts: Mapping[str, FileFacts], knowledge=None) -> None:
         self.facts = facts
+        self.knowledge = knowledge
+        self._helpers: dict[str, dict[str, str]] = {}
         self.by_module = _modules(facts)
         self.candidates: dict[str, ToolFrameworkFact] = {}
         for file_facts in facts.values():
@@ -109,6 +113,32 @@ class _Names:
         for file_facts in facts.values():
             for name, type_ in file_facts.model_receivers if file_facts is not None else ():
                 self.receivers.setdefault(name, type_)
+
+    def helper(self, used: str) -> str | None:
+        """The model call an imported function (`app.summary.summarise()`) always makes:
+        its module is read (once) when a tool calls one of its functions."""
+        name = used[:-2] if used.endswith("()") else used
+        for target in (name, self.reexported(name)):
+            if target is None:
+                continue
+            module = target.rpartition(".")[0]
+            path = self.by_module.get(module)
+            if path is None or not self.facts[path].frameworks:
+                continue  # a module calling a model imports the SDK or framework it calls
+            if module not in self._helpers:
+                self._helpers[module] = {}
+                try:
+                    with open(path, "rb") as fh:
+                        text = decode(fh.read())
+                    tree = parse_lowered(text, path)
+                    model = build_model(tree, extract_facts(path, tree, text), text, self.knowledge)
+                    self._helpers[module] = {q.rpartition(".")[2]: t for q, t in model.model_helpers()}
+                except _READ_ERRORS:
+                    pass
+            found = self._helpers[module].get(target.rpartition(".")[2])
+            if found is not None:
+                return found
+        return None
 
     def receiver(self, used: str) -> str | None:
         """The type of an imported model, agent or factory result (`app.llm.client`,
@@ -161,21 +191,26 @@ class _Names:
         return found
 
 
-def _plans(facts: Mapping[str, FileFacts]) -> dict[str, _Plan]:
+def _plans(facts: Mapping[str, FileFacts], knowledge) -> dict[str, _Plan]:
     plans: dict[str, _Plan] = {}
     for path, refs in resolve(facts).items():
         plans.setdefault(path, _Plan()).refs = refs
     if not any(f.tool_uses or f.tool_frameworks for f in facts.values() if f is not None):
         return plans
-    names = _Names(facts)
+    names = _Names(facts, knowledge)
     subclasses = {q: c.subclasses for q, c in names.candidates.items()}
     resolved: dict[tuple[str, str], ToolFrameworkFact | str | None] = {}
     for path, file_facts in facts.items():
         for use in file_facts.tool_uses if file_facts is not None else ():
             if use.kind == "receiver":
-                type_ = names.receiver(use.qualified) if not path.endswith(".ipynb") else None
+                if path.endswith(".ipynb"):
+                    continue
+                type_ = names.receiver(use.qualified)
                 if type_ is not None:
                     plans.setdefault(path, _Plan()).receivers[use.qualified] = type_
+                helper = names.helper(use.qualified) if use.qualified.endswith("()") else None
+                if helper is not None:
+                    plans.setdefault(path, _Plan()).helpers[use.qualified[:-2]] = helper
                 continue
             key = (path, use.qualified)
             if key not in resolved:
@@ -217,12 +252,12 @@ def declare(
 ) -> tuple[list[Diagnostic], dict[str, FileFacts]]:
     """Findings of the model rules on the tools found across modules, and the facts
     with those tools added."""
-    plans = _plans(facts)
+    knowledge = agent_knowledge(settings.knowledge)
+    plans = _plans(facts, knowledge)
     if not plans:
         return [], dict(facts)
     updated = dict(facts)
     out: list[Diagnostic] = []
-    knowledge = agent_knowledge(settings.knowledge)
     for path, plan in sorted(plans.items()):
         try:
             with open(path, "rb") as fh:
@@ -232,13 +267,14 @@ def declare(
             if plan.aliases:
                 file_facts = replace(file_facts, imports=tuple(
                     replace(i, qualified=plan.aliases.get(i.qualified, i.qualified)) for i in file_facts.imports))
-            learnt = plan.bases or plan.decorators or plan.receivers
-            here = knowledge.with_inferred(plan.bases, plan.decorators, plan.receivers) if learnt else knowledge
+            learnt = plan.bases or plan.decorators or plan.receivers or plan.helpers
+            here = knowledge.with_inferred(plan.bases, plan.decorators, plan.receivers, plan.helpers) \
+                if learnt else knowledge
             model = build_model(tree, file_facts, text, here)
             added = model.declare_tools(plan.refs)
             known = {(t.name, t.line) for t in facts[path].tools}
             added += [t for t in model.tools if (t.fact.name, t.fact.line) not in known and t not in added]
-            if plan.receivers and with_rules:
+            if (plan.receivers or plan.helpers) and with_rules:
                 # models imported from other modules: the model calls the file's own tools
                 # make through them, beyond what the file's own check reported
                 out += _through_imports(path, text, tree, file_facts, knowledge, model, added, settings)

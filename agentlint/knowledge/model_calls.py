@@ -204,6 +204,19 @@ LLM_CHAIN_TAILS: Mapping[str, str] = {
 built elsewhere) — each only in a file that imports the import root named (`google`
 for google.genai and google.generativeai)."""
 
+NAMED_RECEIVER_METHODS: Mapping[str, tuple[str, ...]] = {
+    "invoke": ("langchain", "langchain_core", "langgraph"),
+    "ainvoke": ("langchain", "langchain_core", "langgraph"),
+}
+"""LangChain's runnable methods on a receiver whose type is not known here (`self.llm`
+set from a constructor argument, a parameter): a model call when the receiver is named
+for a model, a chain or an agent (``MODEL_RECEIVER_WORDS``), in a file importing one of
+these roots."""
+
+MODEL_RECEIVER_WORDS = frozenset({"llm", "llms", "lm", "chat", "model", "chain", "agent", "executor"})
+NOT_MODEL_RECEIVER_WORDS = frozenset({"tool", "tools", "retriever", "graph", "embedding", "embeddings", "embedder",
+                                      "parser", "prompt", "loader", "splitter", "store", "db", "index"})
+
 LLM_ARGUMENT_METHODS: Mapping[str, str] = {
     "get_element_by_prompt": "browser_use",
     "must_get_element_by_prompt": "browser_use",
@@ -225,6 +238,22 @@ families, raw SDK clients and pipelines are models too)."""
 LANGCHAIN_PIPE_METHODS = _CHAT
 """A LangChain pipeline (`prompt | llm | parser`) holding a chat model runs the model
 through these methods."""
+
+
+def _method_names() -> frozenset[str]:
+    names: set[str] = set(_CHAT) | set(NAMED_RECEIVER_METHODS) | set(LLM_ARGUMENT_METHODS)
+    for _pattern, methods in LLM_RECEIVERS:
+        names.update(m.rpartition(".")[2] for m in methods)
+    for _root, _shape, methods in LLM_RECEIVER_FAMILIES:
+        names.update(methods)
+    names.update(t.rpartition(".")[2] for t in LLM_CHAIN_TAILS)
+    names.update(f.rpartition(".")[2] for f in LLM_FUNCTIONS)
+    return frozenset(names)
+
+
+MODEL_METHOD_NAMES = _method_names()
+"""Every final name of a model call above: a function calling none of them (nor a
+function of its module, nor a model object) calls no model."""
 
 
 def family_methods(qualified: str) -> tuple[str, ...]:

@@ -75,6 +75,11 @@ class ModelCalls(AgentReceivers):
                     return LlmCall(call, _describe(call.func), agent)
                 return None
         text = _describe(call.func)
+        roots = mc.NAMED_RECEIVER_METHODS.get(call.func.attr, ())
+        if roots and any(r in self.imported_roots for r in roots) and isinstance(call.func.value, (ast.Name, ast.Attribute)):
+            words = {w for w in _describe(call.func.value).rpartition(".")[2].lower().split("_") if w}
+            if words & mc.MODEL_RECEIVER_WORDS and not words & mc.NOT_MODEL_RECEIVER_WORDS:
+                return LlmCall(call, text)  # `self.llm.invoke(...)`, `summary_chain.ainvoke(...)`
         for tail, root in mc.LLM_CHAIN_TAILS.items():
             if text.endswith("." + tail) and root in self.imported_roots:
                 owner = text[: -len(tail) - 1].rpartition(".")[2]
@@ -128,7 +133,20 @@ class ModelCalls(AgentReceivers):
                 path = self.always_calls_model(helper, depth + 1, seen)
                 if path:
                     return [(_describe(call.func), LlmCall(call, _describe(call.func))), *path]
+            remote = self.imported_helper(call)
+            if remote is not None:
+                return [(_describe(call.func), LlmCall(call, _describe(call.func))), (remote, LlmCall(call, remote))]
         return None
+
+    def imported_helper(self, call: ast.Call) -> str | None:
+        """The model call a function of another module of the project always makes, when
+        ``call`` calls it (the project phase tells: ``Knowledge.imported_helpers``)."""
+        if not self.knowledge.imported_helpers:
+            return None
+        name = dotted(call.func)
+        if name is None or name.partition(".")[0] not in self.imports:
+            return None
+        return self.knowledge.imported_helpers.get(self.resolve(name))
 
     def helper_of(self, call: ast.Call, func: ast.AST) -> ast.AST | None:
         """The function of this module that ``call`` reaches, when that is simple to tell."""

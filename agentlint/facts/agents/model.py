@@ -32,6 +32,7 @@ from agentlint.facts.agents.tools import ToolFinder, _function_argument
 from agentlint.facts.ast_helpers import dotted
 from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts
 from agentlint.knowledge import frameworks as fw
+from agentlint.knowledge import model_calls as mc
 
 
 class FileModel(ToolFinder):
@@ -55,6 +56,38 @@ class FileModel(ToolFinder):
             model_receivers=self.model_receivers(),
             frameworks=self.frameworks,
         )
+
+    def model_helpers(self) -> tuple[tuple[str, str], ...]:
+        """The module's functions that always call a model, for the tools of other
+        modules calling them: (`pkg.mod.summarise`, `llm.invoke (pkg.mod, line 12)`).
+        Asked by the project phase, for the modules whose functions tools call."""
+        if not self.frameworks:
+            return ()
+        out = []
+        methods = {method for _cls, method in self.methods}
+        for name, func in self.functions.items():
+            if not self._may_call_model(func, methods):
+                continue
+            path = self.always_calls_model(func)
+            if path:
+                text, call = path[-1]
+                where = f" ({self.module}, line {call.node.lineno})" if call.node.lineno else ""
+                out.append((f"{self.module}.{name}", text if "(" in text and text.endswith(")") else text + where))
+        return tuple(out)
+
+    def _may_call_model(self, func: ast.AST, methods: set[str]) -> bool:
+        """Cheap test: does ``func`` call something named like a model call, a function of
+        this module, or a model object?"""
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call):
+                callee = node.func
+                if isinstance(callee, ast.Attribute) and (callee.attr in mc.MODEL_METHOD_NAMES
+                                                          or callee.attr in methods):
+                    return True
+                if isinstance(callee, ast.Name) and (callee.id in self.functions or callee.id in self.module_scope.types
+                                                     or callee.id in mc.MODEL_METHOD_NAMES):
+                    return True
+        return False
 
     def model_receivers(self) -> tuple[tuple[str, str], ...]:
         """The module's models and agents other modules may import: module-level

@@ -43,6 +43,9 @@ _SCHEMA_METHOD_PREFIXES = ("to_openai", "to_anthropic", "as_openai", "as_anthrop
                            "get_spec", "to_spec", "parameters", "input_schema")
 _DESCRIPTION_ATTRIBUTES = frozenset({"description", "desc", "summary"})
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
+_STORE_METHODS = frozenset({"append", "add", "register", "update", "setdefault", "insert", "extend"})
+_SIGNATURE_CALLS = frozenset({"signature", "get_type_hints", "getfullargspec", "create_model", "validate_call",
+                              "TypeAdapter"})
 MIN_SUBCLASSES = 2
 """Subclasses implementing the execute-like method, across the project, before a
 candidate base is taken for a tool base."""
@@ -139,34 +142,57 @@ class ProjectFrameworks(ToolParams):
                 candidates.append((node, node.args.args[0].arg))
         words = name.lower() + " " + (cls.name.lower() if cls is not None else "")
         for body_owner, fn in candidates:
-            if not _returns_plainly(body_owner):
-                continue  # a decorator returns the function, a wrapper or the inner decorator
-            if self._wraps_as_tool(body_owner, fn) and _returns_name(body_owner, fn):
+            if not _returns_decorated(body_owner, fn):
+                continue  # a decorator returns the function, a wrapper of it, or the inner decorator
+            found = self._evidence(func, fn)
+            if "wraps" in found:
                 return True  # `TOOLS.append(StructuredTool.from_function(fn)); return fn`
-            stored, container = _stores(body_owner, fn, cls is not None)
-            if not stored or not _returns_name(body_owner, fn):
+            if "stores" not in found:
                 continue
-            named_for_tools = "tool" in words or "tool" in container.lower()
+            named_for_tools = "tool" in words or "tool" in found["stores"].lower()
             # a tool registry describes the function to a model: its name, docstring or
             # signature (a registry of builders keyed by a type name is not one)
-            if named_for_tools and (_describes(func, fn) or _signature(func, fn)):
+            if named_for_tools and ("describes" in found or "signature" in found):
                 return True
-            if _signature(func, fn) and _schema_keys(func):
+            if "signature" in found and "schema" in found:
                 return True
         return False
 
-    def _wraps_as_tool(self, func: ast.AST, fn: str) -> bool:
-        """Does the body hand the decorated function to a framework's tool wrapper or tool
-        decorator (`StructuredTool.from_function(fn)`, `function_tool(fn)`)?"""
+    def _evidence(self, func: ast.AST, fn: str) -> dict[str, str]:
+        """What a decorator's body does with the function ``fn``, in one walk: hands it to
+        a framework's tool wrapper (`wraps`), stores it (`stores`: the container's name),
+        reads its name or docstring (`describes`), its signature (`signature`), or
+        writes a JSON schema (`schema`)."""
+        out: dict[str, str] = {}
         for node in ast.walk(func):
-            if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == fn for a in
-                                                  [*node.args, *(k.value for k in node.keywords)]):
-                name = dotted(node.func)
-                if name is not None:
-                    qualified = self.resolve(name)
+            if isinstance(node, ast.Call):
+                callee = dotted(node.func) or ""
+                last = callee.rpartition(".")[2]
+                values = [*node.args, *(k.value for k in node.keywords)]
+                if any(isinstance(a, ast.Name) and a.id == fn for a in values) and callee:
+                    qualified = self.resolve(callee)
                     if self.lookup(qualified, fw.TOOL_WRAPPERS) or self.lookup(qualified, fw.TOOL_DECORATORS):
-                        return True
-        return False
+                        out["wraps"] = callee
+                if (isinstance(node.func, ast.Attribute) and last in _STORE_METHODS
+                        and any(_mentions(a, fn) for a in values)):
+                    out.setdefault("stores", dotted(node.func.value) or "")
+                if last in _SIGNATURE_CALLS:
+                    out["signature"] = last
+                if last == "getdoc":
+                    out["describes"] = last
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and _mentions(node.value, fn):
+                        out.setdefault("stores", dotted(target.value) or "")
+            elif isinstance(node, ast.Attribute):
+                if node.attr in ("__name__", "__doc__", "__qualname__") and _mentions(node.value, fn):
+                    out["describes"] = node.attr
+                elif node.attr in ("__annotations__", "__signature__"):
+                    out["signature"] = node.attr
+            elif isinstance(node, ast.Constant) and node.value in ("parameters", "properties", "input_schema",
+                                                                    "inputSchema"):
+                out["schema"] = str(node.value)
+        return out
 
     # -- uses of the project's names -----------------------------------------------------------
     def _project_name(self, name: str | None) -> str | None:
@@ -277,37 +303,8 @@ def _implements(cls: ast.ClassDef, methods: list[str]) -> bool:
     return any(isinstance(i, _DEFS) and i.name in methods and not _is_abstract(i) for i in cls.body)
 
 
-def _stores(func: ast.AST, fn: str, method: bool) -> tuple[bool, str]:
-    """Does the body put ``fn`` (or something built from it) into a container: a
-    subscript assignment, `.append/.add/.register/...(fn)`, `.update({...: fn})`? Returns
-    the container's name too. A method stores into `self.<container>`."""
-    for node in ast.walk(func):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Subscript) and _mentions(node.value, fn):
-                    return True, _container(target.value)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in ("append", "add", "register", "update", "setdefault", "insert", "extend") and any(
-                    _mentions(a, fn) for a in [*node.args, *(k.value for k in node.keywords)]):
-                return True, _container(node.func.value)
-    return False, ""
-
-
-def _container(node: ast.AST) -> str:
-    return dotted(node) or ""
-
-
 def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
-
-
-def _returns_plainly(func: ast.AST) -> bool:
-    """A `return <name>` or `return <call>` among the body's statements (nested defs not
-    entered): the cheap test before reading a function as a decorator."""
-    for stmt in _statements(func.body):  # type: ignore[attr-defined]
-        if isinstance(stmt, ast.Return) and isinstance(stmt.value, (ast.Name, ast.Call)):
-            return True
-    return False
 
 
 def _statements(body: list[ast.stmt]):
@@ -323,39 +320,17 @@ def _statements(body: list[ast.stmt]):
             yield from _statements(handler.body)
 
 
-def _returns_name(func: ast.AST, fn: str) -> bool:
-    """A decorator returns the function (or a wrapper/tool built from it), or returns the
-    inner decorator that does."""
-    for node in ast.walk(func):
-        if isinstance(node, ast.Return) and node.value is not None and (
-                _mentions(node.value, fn) or isinstance(node.value, ast.Name)):
+def _returns_decorated(func: ast.AST, fn: str) -> bool:
+    """Among the body's statements (nested defs not entered), a `return fn`, a return of
+    a call given `fn` (`return Tool(fn)`), or of a def nested here (a wrapper, or a
+    decorator factory's inner decorator)."""
+    nested = {n.name for n in func.body if isinstance(n, _DEFS)}  # type: ignore[attr-defined]
+    for stmt in _statements(func.body):  # type: ignore[attr-defined]
+        if not isinstance(stmt, ast.Return) or stmt.value is None:
+            continue
+        value = stmt.value
+        if isinstance(value, ast.Name) and (value.id == fn or value.id in nested):
+            return True
+        if isinstance(value, ast.Call) and _mentions(value, fn):
             return True
     return False
-
-
-def _signature(func: ast.AST, fn: str) -> bool:
-    """Reads the function's parameters: `inspect.signature(fn)`, `get_type_hints(fn)`,
-    `fn.__annotations__`, a pydantic model built from it."""
-    for node in ast.walk(func):
-        if isinstance(node, ast.Call) and (dotted(node.func) or "").rpartition(".")[2] in (
-                "signature", "get_type_hints", "getfullargspec", "create_model", "validate_call", "TypeAdapter"):
-            return True
-        if isinstance(node, ast.Attribute) and node.attr in ("__annotations__", "__signature__"):
-            return True
-    return False
-
-
-def _describes(func: ast.AST, fn: str) -> bool:
-    """Reads the function's name or docstring: `fn.__name__`, `fn.__doc__`, `inspect.getdoc(fn)`."""
-    for node in ast.walk(func):
-        if isinstance(node, ast.Attribute) and node.attr in ("__name__", "__doc__", "__qualname__") and _mentions(
-                node.value, fn):
-            return True
-        if isinstance(node, ast.Call) and (dotted(node.func) or "").rpartition(".")[2] == "getdoc":
-            return True
-    return False
-
-
-def _schema_keys(func: ast.AST) -> bool:
-    return any(isinstance(n, ast.Constant) and n.value in ("parameters", "properties", "input_schema", "inputSchema")
-               for n in ast.walk(func))

@@ -41,11 +41,16 @@ class Knowledge:
     imported_types: Mapping[str, str] = field(default_factory=dict)
     """Model receivers and factories of the project's other modules, as this file names
     them (`app.llm.client`, `app.llm.make_llm()` for a factory's result) -> their type."""
+    imported_helpers: Mapping[str, str] = field(default_factory=dict)
+    """Functions of the project's other modules that always call a model, as this file
+    names them -> the model call they make (`llm.invoke (app.summary, line 12)`)."""
 
     def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str],
-                      imported_types: Mapping[str, str] | None = None) -> "Knowledge":
+                      imported_types: Mapping[str, str] | None = None,
+                      imported_helpers: Mapping[str, str] | None = None) -> "Knowledge":
         return Knowledge(self.tool_decorators, self.tool_base_classes, self.injected_types, self.injected_names,
-                         self.llm_call_patterns, dict(bases), dict(decorators), dict(imported_types or {}))
+                         self.llm_call_patterns, dict(bases), dict(decorators), dict(imported_types or {}),
+                         dict(imported_helpers or {}))
 
     @staticmethod
     def from_settings(settings: Mapping[str, Sequence[str]] | None) -> "Knowledge":

@@ -22,6 +22,10 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _CUSTOM_BASE_METHODS = ("_run", "_arun", "run", "arun", "forward", "_execute", "execute", "call", "__call__")
 _SCHEMA_CALL_FRAMEWORKS = {k: v[0] for k, v in fw.SCHEMA_CALLS.items()}
 _JSON_SCHEMA_ATTRIBUTES = ("input_schema", "parameters", "inputSchema")
+_CALL_TABLES = (fw.TOOL_WRAPPERS, fw.AGENT_CONSTRUCTORS, fw.TOOL_CONTAINERS, fw.SCHEMA_MODEL_CALLS, fw.SCHEMA_CALLS,
+                fw.APPROVAL_MIDDLEWARE, fw.TOOL_DECORATORS)
+_CALL_NAMES = frozenset(p.rpartition(":")[2].rpartition(".")[2] for table in _CALL_TABLES for p in table)
+"""The final names of every call a tool table knows: any other call is skipped at once."""
 
 
 class ToolFinder(ProjectFrameworks):
@@ -309,6 +313,8 @@ class ToolFinder(ProjectFrameworks):
             return
         name = dotted(_unsubscript(call.func))
         qualified = self.resolve(name) if name else None
+        if qualified is not None and qualified.rpartition(".")[2] not in self._call_names():
+            qualified = None  # no table knows a call of that name
         if qualified is not None:
             framework = self.lookup(qualified, fw.TOOL_WRAPPERS)
             if framework is not None:
@@ -349,6 +355,14 @@ class ToolFinder(ProjectFrameworks):
             framework = fw.AGENT_FACTORY_METHODS[call.func.attr]
             if framework in self.frameworks or call.func.attr == "bind_tools":
                 self._tools_list(call, framework, f"tools=[...] of .{call.func.attr}()")
+
+    def _call_names(self) -> frozenset[str]:
+        names = getattr(self, "_known_call_names", None)
+        if names is None:
+            extra = {p.replace(":", ".").rpartition(".")[2] for p in self.knowledge.tool_decorators}
+            extra |= {d.rpartition(".")[2] for d in (*self.own_decorators, *self.knowledge.inferred_decorators)}
+            names = self._known_call_names = _CALL_NAMES | extra
+        return names
 
     def _registration_call(self, call: ast.Call) -> bool:
         """A function registered as a tool by a call: `agent.tool(fn)` (as `@agent.tool`),
