@@ -109,7 +109,7 @@ class FixedStepInTool(ModelRule):
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model
         for tool in model.tools:
-            func = tool.node
+            func = tool.body_node
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             name = tool.fact.name

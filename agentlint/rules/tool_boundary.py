@@ -187,6 +187,9 @@ the exception caught: `invalid_args` for a `ValueError`, `KeyError`, a validatio
 parse error; `unavailable` for a timeout, a connection or HTTP error; `limit` for a rate
 limit; `error` for a broad `except Exception`.
 
+For a JSON tool schema of a raw SDK, the body checked is the def of the module that
+implements it (docs/frameworks.md says how it is found).
+
 Returning the exception's *type* (`type(e).__name__`) or a fixed string is not
 flagged, and neither is a narrow handler around the tool's own validation: when every
 exception the handler catches is raised in the `try` (or in a helper of the module it
@@ -390,7 +393,7 @@ class ExceptionTextToModel(ModelRule):
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model
         for tool in model.tools:
-            node = tool.node
+            node = tool.body_node
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for try_stmt, handler in _handlers(node.body):

@@ -76,6 +76,15 @@ class Tool:
     descriptions: dict[str, str] = field(default_factory=dict)
     """Parameter -> what the tool's author says it is (docstring `Args:`, a schema
     field's `description`), for the parameters that have one."""
+    impl: ast.AST | None = None
+    """For a JSON schema tool: the def of this module that implements it (the body the
+    model's call runs), when the module says which."""
+
+    @property
+    def body_node(self) -> ast.AST:
+        """The def whose body runs when the model calls the tool (the tool itself, or a
+        schema's implementation)."""
+        return self.impl if self.impl is not None else self.node
 
 
 @dataclass

@@ -48,11 +48,62 @@ class ToolFinder(ProjectFrameworks):
                 self._call_tools(node)
             elif isinstance(node, ast.Dict):
                 self._schema_tool(node)
+        self._link_implementations()
         if self._named_approvals:
             for tool in self.tools:
                 how = self._named_approvals.get(tool.fact.name.rpartition(".")[2])
                 if how and not tool.fact.approval:
                     tool.fact = replace(tool.fact, approval=how)
+
+    def _link_implementations(self) -> None:
+        """A JSON schema tool named N is implemented by a def of this module: one named N,
+        the function a dispatcher calls under `if name == "N":` (or `case "N":`), the value
+        of `"N"` in a dict, or the function paired with the schema (`{"schema": {...},
+        "fn": f}`)."""
+        schemas = {t.fact.name: t for t in self.tools if not isinstance(t.node, (*_DEFS, ast.ClassDef))
+                   and t.fact.name != "<schema>"}
+        if not schemas:
+            return
+        found: dict[str, ast.AST] = {}
+        for name in schemas:
+            if name in self.functions:
+                found[name] = self.functions[name]
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Dict):
+                keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+                for key, value in zip(keys, node.values):
+                    if key in schemas and isinstance(value, ast.Name) and value.id in self.functions:
+                        found.setdefault(key, self.functions[value.id])  # {"get_weather": get_weather_impl}
+                held = [self.module_scope.values.get(v.id) if isinstance(v, ast.Name) else v for v in node.values]
+                for tool in schemas.values():
+                    if any(v is tool.node for v in held):
+                        for key, value in zip(keys, node.values):
+                            if key in _IMPLEMENTATION_KEYS and isinstance(value, ast.Name) and value.id in self.functions:
+                                found.setdefault(tool.fact.name, self.functions[value.id])
+            elif isinstance(node, ast.If):
+                name = _dispatched_name(node.test)
+                if name in schemas and name not in found:
+                    impl = self._first_local_call(node.body)
+                    if impl is not None:
+                        found[name] = impl
+            elif hasattr(ast, "Match") and isinstance(node, ast.Match):
+                for case in node.cases:
+                    pattern = getattr(case.pattern, "value", None)
+                    name = pattern.value if isinstance(pattern, ast.Constant) else None
+                    if isinstance(name, str) and name in schemas and name not in found:
+                        impl = self._first_local_call(case.body)
+                        if impl is not None:
+                            found[name] = impl
+        for name, impl in found.items():
+            if id(impl) not in self._tool_ids:
+                schemas[name].impl = impl
+
+    def _first_local_call(self, body: list[ast.stmt]) -> ast.AST | None:
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.functions:
+                    return self.functions[node.func.id]
+        return None
 
     def _add(self, node: ast.AST, framework: str, how: str, owner: ast.ClassDef | None = None,
              injected: Mapping[str, str] | None = None, first_injected: str = "", schema: ast.AST | None = None,
@@ -598,6 +649,20 @@ class ToolFinder(ProjectFrameworks):
                       ref.first_injected, approval=ref.approval, guards=dict(ref.guards))
             added.append(self._tool_ids[id(target)])
         return added
+
+
+_IMPLEMENTATION_KEYS = frozenset({"fn", "func", "function", "handler", "callable", "implementation", "impl", "callback"})
+
+
+def _dispatched_name(test: ast.AST) -> str | None:
+    """`tool_name == "get_weather"`, `block.name == "get_weather"`: the name compared."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, str)):
+        left = test.left
+        word = left.attr if isinstance(left, ast.Attribute) else left.id if isinstance(left, ast.Name) else ""
+        if "name" in word.lower() or word.lower() in ("tool", "function", "fn"):
+            return test.comparators[0].value
+    return None
 
 
 def _key_read(node: ast.AST, holder: str | None) -> str | None:
