@@ -206,3 +206,15 @@ def test_models_imported_from_another_module_in_a_run_on_the_tools_alone():
         ("tools.py", 11), ("tools.py", 17), ("tools.py", 26), ("tools.py", 44)}
     assert sum("runs an agent" in d.message for d in found) == 1
     assert any("`summarise_page` → `llm.invoke` (app.models, line 23)" in d.message for d in found)
+
+
+def test_no_tools_note_is_silent_when_the_agents_use_the_frameworks_own_tools(tmp_path):
+    """`Agent(tools=[DuckDuckGoTools()])`: the only tools are the framework's, there is
+    nothing of the project's to check, so no note; a project with no tools at all gets it."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "app.py").write_text(
+        "from agno.agent import Agent\nfrom agno.tools.duckduckgo import DuckDuckGoTools\n\n"
+        "search = DuckDuckGoTools()\nagent = Agent(tools=[search])\n", encoding="utf-8")
+    assert check_project(tmp_path, ["AGL901"]) == []
+    (tmp_path / "app.py").write_text("from agno.agent import Agent\n\nagent = Agent(name='a')\n", encoding="utf-8")
+    assert [d.code for d in check_project(tmp_path, ["AGL901"])] == ["AGL901"]

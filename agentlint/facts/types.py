@@ -301,6 +301,8 @@ class FileFacts:
     tool_refs: tuple[ToolRefFact, ...] = ()
     tool_frameworks: tuple[ToolFrameworkFact, ...] = ()
     tool_uses: tuple[ToolUseFact, ...] = ()
+    library_tools: int = 0
+    """Tools a framework provides that this file gives an agent (`tools=[DuckDuckGoTools()]`)."""
     model_receivers: tuple[tuple[str, str], ...] = ()
     """Models and agents this module offers to others: (`pkg.mod.client` or
     `pkg.mod.make_llm()` for a factory, the receiver's type)."""
@@ -350,6 +352,7 @@ class FileFacts:
             ),
             tool_uses=tuple(ToolUseFact(**d) for d in data.get("tool_uses", ())),
             model_receivers=tuple((r[0], r[1]) for r in data.get("model_receivers", ())),
+            library_tools=data.get("library_tools", 0),
             frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),

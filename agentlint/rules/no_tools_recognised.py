@@ -32,7 +32,9 @@ OpenAI Agents SDK, LangChain, pydantic-ai, CrewAI, MCP, ...) but agentlint recog
 tool anywhere in it. It is a **note**: shown in every output format (`note:` in the
 text formats, a SARIF result of level `note`, `"severity": "note"` in JSON, a
 `::notice` on GitHub), never counted as a finding and never changing the exit status.
-It names the framework and the first file that imports it. When the project has a class
+It names the framework and the first file that imports it. A project whose agents use
+only tools the framework provides (`tools=[DuckDuckGoTools()]`, `WebSearchTool()`) gets
+no note: there is nothing of its own to check. When the project has a class
 that looks like its own tool base — it declares a tool's name, description or argument
 schema and leaves an execute-like method abstract — but agentlint is not sure enough to
 take its subclasses for tools (fewer than two subclasses implement the method, or it
@@ -84,8 +86,8 @@ class NoToolsRecognised(ProjectRule):
             facts = self.context.facts[path]
             if facts is None:
                 continue
-            if facts.tools:
-                return []
+            if facts.tools or facts.library_tools:
+                return []  # tools found, or the agents use only the framework's own tools
             if first is None:
                 for item in facts.imports:
                     framework = framework_of(item.qualified)

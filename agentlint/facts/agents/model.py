@@ -54,6 +54,7 @@ class FileModel(ToolFinder):
             tool_frameworks=tuple(self.tool_frameworks),
             tool_uses=tuple(self.tool_uses),
             model_receivers=self.model_receivers(),
+            library_tools=self.library_tools,
             frameworks=self.frameworks,
         )
 

@@ -36,6 +36,8 @@ class ToolFinder(ProjectFrameworks):
         """Tool name -> the approval naming it (HITL middleware, a Toolkit's list)."""
         self._all_defs: list[ast.AST] = []
         self._all_calls: list[ast.Call] = []
+        self.library_tools = 0
+        """Tools a framework provides, given in a tool list (`tools=[DuckDuckGoTools()]`)."""
         for node in ast.walk(self.tree):
             if isinstance(node, _DEFS):
                 self._all_defs.append(node)
@@ -562,6 +564,10 @@ class ToolFinder(ProjectFrameworks):
             return self.scope_of(func).values.get(name.id)
         return None
 
+    def _scope_at(self, node: ast.AST):
+        enclosing = self._enclosing_function(node)
+        return self.scope_of(enclosing) if enclosing is not None else None
+
     def _closure(self, expr: ast.AST, name: str) -> ast.AST | None:
         """A def named ``name`` nested in the function that holds ``expr``."""
         func = self._enclosing_function(expr)
@@ -580,6 +586,8 @@ class ToolFinder(ProjectFrameworks):
                 bound = {kw.arg: "bound by functools.partial" for kw in expr.keywords if kw.arg}
                 self._tool_from_expr(expr.args[0], framework, how, {**injected, **bound}, approval=approval,
                                      guards=guards)
+            elif name and fw.framework_of(self.resolve(name)) is not None:
+                self.library_tools += 1  # `DuckDuckGoTools()`, `WebSearchTool()`
             return
         name = dotted(expr)
         if name is None:
@@ -619,6 +627,8 @@ class ToolFinder(ProjectFrameworks):
                 owner = self.parents.get(id(target)) if target is not None else None
         if target is not None:
             self._add(target, framework, how, owner, injected, first_injected, approval=approval, guards=guards)
+        elif "." not in name and fw.framework_of(self._local_type(name, self._scope_at(expr)) or "") is not None:
+            self.library_tools += 1  # `search = SerpApiTools(...)` then `tools=[search]`
         elif name.partition(".")[0] in self.imports:
             # a function of another module of the project: the project phase makes it a
             # tool there (``tool_refs`` in the facts)
