@@ -218,3 +218,12 @@ def test_no_tools_note_is_silent_when_the_agents_use_the_frameworks_own_tools(tm
     assert check_project(tmp_path, ["AGL901"]) == []
     (tmp_path / "app.py").write_text("from agno.agent import Agent\n\nagent = Agent(name='a')\n", encoding="utf-8")
     assert [d.code for d in check_project(tmp_path, ["AGL901"])] == ["AGL901"]
+
+
+def test_no_tools_note_is_silent_for_an_agent_with_built_in_tools(tmp_path):
+    """A browser-use agent always carries the framework's browser actions."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "run.py").write_text(
+        "from browser_use import Agent, ChatOpenAI\n\n"
+        "agent = Agent(task='Find the cheapest flight', llm=ChatOpenAI(model='gpt-4.1-mini'))\n", encoding="utf-8")
+    assert check_project(tmp_path, ["AGL901"]) == []

@@ -325,6 +325,10 @@ SCHEMA_MODEL_CALLS: Mapping[str, str] = {
 """Calls declaring a tool from a pydantic model (first argument) or a JSON schema
 (`params_json_schema=`): the model's fields / the schema's properties are model-facing."""
 
+BUILT_IN_TOOLS = frozenset({"browser-use"})
+"""Frameworks whose agents always carry the framework's own tools (browser-use's built-in
+browser actions): such an agent is given tools even when the project declares none."""
+
 NOT_AGENT_RESULT = frozenset({"bind_tools", "GenerateContentConfig", "ToolNode", "tool_namespace", "FunctionToolset",
                               "Toolkit"})
 """Of the above, those that do not build an agent (an LLM with tools, a config, a node)."""

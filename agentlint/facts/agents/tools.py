@@ -378,6 +378,8 @@ class ToolFinder(ProjectFrameworks):
                 return
             agent_framework = self.lookup(qualified, fw.AGENT_CONSTRUCTORS)
             if agent_framework is not None:
+                if agent_framework in fw.BUILT_IN_TOOLS:
+                    self.library_tools += 1
                 position = self.lookup(qualified, fw.TOOL_LIST_POSITIONS)
                 self._tools_list(call, agent_framework, f"tools=[...] of {_last(name or '')}", position,
                                  self._before_tool_guards(call))
@@ -511,6 +513,9 @@ class ToolFinder(ProjectFrameworks):
         if isinstance(value, ast.IfExp):
             return self._elements(value.body, depth + 1) + self._elements(value.orelse, depth + 1)
         if isinstance(value, ast.Call):
+            if self._from_framework(value.func):
+                self.library_tools += 1  # `*SearchToolkit().get_tools()`
+                return []
             return [e for ret in self._returned_lists(value) for e in self._elements(ret, depth + 1)]
         if isinstance(value, ast.Name):
             assigned = self.module_scope.values.get(value.id)
@@ -563,6 +568,17 @@ class ToolFinder(ProjectFrameworks):
         if func is not None:
             return self.scope_of(func).values.get(name.id)
         return None
+
+    def _from_framework(self, expr: ast.AST) -> bool:
+        """Is ``expr`` (`search`, `toolkit.search_web`, `SearchToolkit().get_tools`) built
+        by a framework: its head an instance of a framework class, or imported from one?"""
+        while isinstance(expr, (ast.Attribute, ast.Call)):
+            expr = expr.value if isinstance(expr, ast.Attribute) else expr.func
+        if not isinstance(expr, ast.Name):
+            return False
+        if expr.id in self.imports:
+            return fw.framework_of(self.imports[expr.id]) is not None
+        return fw.framework_of(self._local_type(expr.id, self._scope_at(expr)) or "") is not None
 
     def _scope_at(self, node: ast.AST):
         enclosing = self._enclosing_function(node)
@@ -627,8 +643,8 @@ class ToolFinder(ProjectFrameworks):
                 owner = self.parents.get(id(target)) if target is not None else None
         if target is not None:
             self._add(target, framework, how, owner, injected, first_injected, approval=approval, guards=guards)
-        elif "." not in name and fw.framework_of(self._local_type(name, self._scope_at(expr)) or "") is not None:
-            self.library_tools += 1  # `search = SerpApiTools(...)` then `tools=[search]`
+        elif self._from_framework(expr):
+            self.library_tools += 1  # `search = SerpApiTools(...)` then `tools=[search]`, `toolkit.search`
         elif name.partition(".")[0] in self.imports:
             # a function of another module of the project: the project phase makes it a
             # tool there (``tool_refs`` in the facts)
