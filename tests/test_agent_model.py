@@ -305,3 +305,37 @@ def test_guard_rule_asks_for_files_without_agent_vocabulary(monkeypatch) -> None
     assert with_rule.facts == without.facts and with_rule.facts.tools == ()
     assert analyze.analyze_content("plain.py", plain, settings_for(["AGL301"], None)).diagnostics == ()
     assert built == [1]
+
+
+def test_approval_and_revalidation_make_a_note_that_names_the_mitigation() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "AGL201" / "approvals.py"
+    found = {(d.line, d.message.partition("`")[2].partition("`")[0], d.severity, d.message)
+             for d in check_source(path.read_text(encoding="utf-8"), str(path), select=["AGL201"])}
+    assert {(line, severity) for line, _, severity, _ in found} == {(15, "note"), (19, "note"), (26, "note"), (30, "note")}
+    messages = {name: message for _, name, _, message in found}
+    assert "mitigated (the tool is declared with `needs_approval=True`)" in messages["wire_money"]
+    assert "`requires_approval=True`" in messages["freeze_card"]
+    assert "`require_confirmation=True`" in messages["close_account"]
+    assert "re-validated by before_tool_callback `only_own_customer`" in messages["statement"]
+
+
+def test_unguarded_finding_stays_an_error() -> None:
+    source = """
+        from agents import function_tool
+
+        @function_tool
+        def wire_money(to_account: str) -> str: ...
+        """
+    [finding] = check_source(textwrap.dedent(source), "app/mod.py", select=["AGL201"])
+    assert finding.severity == "error" and "mitigated" not in finding.message
+
+
+def test_exception_text_message_names_the_closed_outcome() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "rules" / "AGL202" / "library_messages.py"
+    found = {d.line: d.message for d in check_source(path.read_text(encoding="utf-8"), str(path), select=["AGL202"])}
+    assert '(`{"status": "invalid_args"}` for a `ValueError`)' in found[16]
+    assert '(`{"status": "unavailable"}` for a `Timeout`)' in found[25]

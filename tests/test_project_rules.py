@@ -29,6 +29,11 @@ SELECTED = {
     "monorepo": ["AGL101"],
     "prompts_dup": ["AGL401"],
     "prompt_samples": ["AGL401"],
+
+
+    "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "unsure_tool_base": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "imported_models": ["AGL201", "AGL202", "AGL501", "AGL901"],
 }
 
 
@@ -329,3 +334,47 @@ def test_prompt_copies_are_named_in_every_format(fmt):
         assert cells == [2, 3, 6]
     else:
         assert text.count("note: other place: ") == 3
+
+
+def test_project_defined_tools_are_found_from_any_file_of_the_project():
+    """A pre-commit-style run on one subclass's file: the base lives in another module
+    and the other subclass in a third, so the base is confirmed from the project's facts."""
+    root = PROJECTS / "inferred_tools"
+    found = check_project(root, ["AGL201", "AGL202"], paths=[root / "app" / "tools" / "billing.py"])
+    assert {(Path(d.path).name, d.line, d.code) for d in found} == {("billing.py", 10, "AGL201"), ("billing.py", 14, "AGL202")}
+
+
+def test_no_tools_note_names_the_likely_tool_base():
+    [note] = check_project(PROJECTS / "unsure_tool_base", ["AGL901"])
+    assert "`app.skills.AssistantTool` looks like one" in note.message
+    assert "add `app.skills.AssistantTool` to `tool-base-classes`" in note.message
+
+
+def test_models_imported_from_another_module_in_a_run_on_the_tools_alone():
+    root = PROJECTS / "imported_models"
+    found = check_project(root, ["AGL501"], paths=[root / "app" / "tools.py"])
+    assert {(Path(d.path).name, d.line) for d in found} == {
+        ("tools.py", 11), ("tools.py", 17), ("tools.py", 26), ("tools.py", 44)}
+    assert sum("runs an agent" in d.message for d in found) == 1
+    assert any("`summarise_page` → `llm.invoke` (app.models, line 23)" in d.message for d in found)
+
+
+def test_no_tools_note_is_silent_when_the_agents_use_the_frameworks_own_tools(tmp_path):
+    """`Agent(tools=[DuckDuckGoTools()])`: the only tools are the framework's, there is
+    nothing of the project's to check, so no note; a project with no tools at all gets it."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "app.py").write_text(
+        "from agno.agent import Agent\nfrom agno.tools.duckduckgo import DuckDuckGoTools\n\n"
+        "search = DuckDuckGoTools()\nagent = Agent(tools=[search])\n", encoding="utf-8")
+    assert check_project(tmp_path, ["AGL901"]) == []
+    (tmp_path / "app.py").write_text("from agno.agent import Agent\n\nagent = Agent(name='a')\n", encoding="utf-8")
+    assert [d.code for d in check_project(tmp_path, ["AGL901"])] == ["AGL901"]
+
+
+def test_no_tools_note_is_silent_for_an_agent_with_built_in_tools(tmp_path):
+    """A browser-use agent always carries the framework's browser actions."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "run.py").write_text(
+        "from browser_use import Agent, ChatOpenAI\n\n"
+        "agent = Agent(task='Find the cheapest flight', llm=ChatOpenAI(model='gpt-4.1-mini'))\n", encoding="utf-8")
+    assert check_project(tmp_path, ["AGL901"]) == []

@@ -106,6 +106,7 @@ def tools(
                 "column": tool.column,
                 "declared_by": tool.how,
                 "schema": tool.schema or None,
+                "approval": tool.approval or None,
                 "model_parameters": [p.name for p in tool.params if not p.injected],
                 "injected_parameters": [{"name": p.name, "reason": p.injected} for p in tool.params if p.injected],
             }
@@ -128,13 +129,22 @@ def tools(
     sys.exit(EXIT_FOUND if rows else EXIT_NOTHING)
 
 
+def _framework(tool) -> str:
+    """The framework column: a project's own framework says what it was inferred from
+    (`project-defined (inferred from app.tools.base.Tool)`)."""
+    if tool.framework == "project":
+        start = tool.how.find("project-defined")
+        return tool.how[start:] if start >= 0 else "project-defined"
+    return tool.framework
+
+
 def _table(rows) -> str:
     header = ("FRAMEWORK", "TOOL", "LOCATION", "MODEL FILLS", "INJECTED")
     lines = [header]
     for path, tool in rows:
         model = ", ".join(p.name for p in tool.params if not p.injected) or ("(schema elsewhere)" if tool.schema and not tool.params else "-")
         injected = ", ".join(f"{p.name} ({p.injected})" for p in tool.params if p.injected) or "-"
-        lines.append((tool.framework, tool.name, f"{path}:{tool.line}", model, injected))
+        lines.append((_framework(tool), tool.name, f"{path}:{tool.line}", model, injected))
     widths = [max(len(row[i]) for row in lines) for i in range(len(header) - 1)]
     return "\n".join(
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])) + "  " + row[-1]

@@ -229,13 +229,7 @@ def _agent_model(
         return plain, _run_model_rules(wanting, path, text, settings, model)
     try:
         model = build_model(tree, facts, text, knowledge)
-        facts = replace(
-            facts,
-            tools=model.tool_facts(),
-            agents=tuple(model.agents),
-            tool_refs=tuple(model.tool_refs),
-            frameworks=model.frameworks,
-        )
+        facts = replace(facts, **model.fact_fields())
     except RecursionError:
         return facts, []
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else

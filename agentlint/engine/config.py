@@ -63,10 +63,12 @@ def _is_str_list(v: Any) -> bool:
 
 
 TEST_MODES = ("report", "note", "skip")
-DEFAULT_TESTS = (("AGL1", "skip"), ("AGL301", "skip"), ("AGL4", "skip"))
+DEFAULT_TESTS = (("AGL1", "skip"), ("AGL2", "skip"), ("AGL301", "skip"), ("AGL4", "skip"), ("AGL5", "skip"))
 """Findings in test code by default: reported, except duplicated cost formulas and
-prompts (AGL1, AGL4), whose test doubles are not the product's copies, and bool guard
-verdicts (AGL301), whose test stubs and probes are not the product's guards."""
+prompts (AGL1, AGL4), whose test doubles are not the product's copies, the tool rules
+(AGL2, AGL5): a tool defined in a test is a test double, not a tool the product's model
+calls, and bool guard verdicts (AGL301), whose test stubs and probes are not the
+product's guards."""
 
 
 def _is_tests_table(value: Any) -> bool:

@@ -92,6 +92,9 @@ class ParamFact:
     """Why the framework fills it (`annotation RunContext`, `default TokenClaim(...)`,
     `reserved name`), or "" when the model fills it."""
     annotation: str = ""
+    guard: str = ""
+    """What checks this parameter before the tool runs (a `before_tool_callback` that
+    reads it), or ""."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,9 @@ class ToolFact:
     schema: str = ""
     """Set when an explicit schema (not the signature) says what the model fills; the
     params are then the schema's fields, or empty when the schema is not in this file."""
+    approval: str = ""
+    """The human approval or input check the tool is declared with
+    (`needs_approval=True`, `approval_mode="always_require"`), or ""."""
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "ToolFact":
@@ -129,10 +135,46 @@ class ToolRefFact:
     first_injected: str = ""
     line: int = 0
     column: int = 1
+    approval: str = ""
+    guards: tuple[tuple[str, str], ...] = ()
+    """(parameter, what checks it) for the parameters a callback re-validates."""
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "ToolRefFact":
-        return ToolRefFact(**{**d, "injected": tuple((k, v) for k, v in d.get("injected", ()))})
+        return ToolRefFact(**{**d, "injected": tuple((k, v) for k, v in d.get("injected", ())),
+                              "guards": tuple((k, v) for k, v in d.get("guards", ()))})
+
+
+@dataclass(frozen=True)
+class ToolFrameworkFact:
+    """A project's own way of declaring tools, read from its code: a tool base class
+    (name, description, an argument schema and an abstract execute-like method) or a
+    registration decorator (`@register_tool` storing the function in a registry)."""
+
+    qualified: str
+    """`pkg.tools.base.BaseTool`, `pkg.registry.register_tool`."""
+    kind: str
+    """`base` or `decorator`."""
+    line: int
+    methods: tuple[str, ...] = ()
+    """For a base: the execute-like methods a subclass implements (model-facing)."""
+    evidence: tuple[str, ...] = ()
+    """What the class declares: `name`, `description`, `schema`, `abstract run`, ..."""
+    subclasses: int = 0
+    """Subclasses in its own module that implement one of ``methods``."""
+
+
+@dataclass(frozen=True)
+class ToolUseFact:
+    """A use of an imported name of the project that may be a project-defined tool
+    framework: a class deriving from it (and implementing an execute-like method), a
+    def decorated with it, a function passed to it (`register_tool(fn)`)."""
+
+    qualified: str
+    kind: str
+    """`base`, `decorator`, `call`, or `receiver` (a call on or of an imported name in a
+    module with tools: `summariser.run(...)`, `make_llm()`)."""
+    line: int
 
 
 @dataclass(frozen=True)
@@ -289,6 +331,13 @@ class FileFacts:
     tools: tuple[ToolFact, ...] = ()
     agents: tuple[AgentFact, ...] = ()
     tool_refs: tuple[ToolRefFact, ...] = ()
+    tool_frameworks: tuple[ToolFrameworkFact, ...] = ()
+    tool_uses: tuple[ToolUseFact, ...] = ()
+    library_tools: int = 0
+    """Tools a framework provides that this file gives an agent (`tools=[DuckDuckGoTools()]`)."""
+    model_receivers: tuple[tuple[str, str], ...] = ()
+    """Models and agents this module offers to others: (`pkg.mod.client` or
+    `pkg.mod.make_llm()` for a factory, the receiver's type)."""
     frameworks: tuple[str, ...] = ()
     """The agent frameworks this file imports (`openai-agents`, `langchain`, ...)."""
     complete: bool = True
@@ -330,6 +379,13 @@ class FileFacts:
             tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
             agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
             tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
+            tool_frameworks=tuple(
+                ToolFrameworkFact(**{**d, "methods": tuple(d["methods"]), "evidence": tuple(d["evidence"])})
+                for d in data.get("tool_frameworks", ())
+            ),
+            tool_uses=tuple(ToolUseFact(**d) for d in data.get("tool_uses", ())),
+            model_receivers=tuple((r[0], r[1]) for r in data.get("model_receivers", ())),
+            library_tools=data.get("library_tools", 0),
             frameworks=tuple(data.get("frameworks", ())),
             complete=data["complete"],
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),

@@ -1,5 +1,5 @@
-"""What agent code looks like in 16 frameworks, as data: the one place to teach agentlint
-a new framework.
+"""What agent code looks like in 23 frameworks, as data: the one place to teach agentlint
+a new framework (how their model calls read is in ``model_calls``).
 
 Every table answers one question asked by the agent model (``agents.py``), and through
 it by AGL201/AGL202/AGL501/AGL502, AGL302's message, ``agentlint tools`` and
@@ -64,6 +64,13 @@ FRAMEWORK_ROOTS: Mapping[str, str] = {
     "google.generativeai": "google-genai",
     "litellm": "litellm",
     "strands": "strands",
+    "agno": "agno",
+    "phi": "phidata",
+    "browser_use": "browser-use",
+    "camel": "camel",
+    "dspy": "dspy",
+    "swarm": "swarm",
+    "livekit.agents": "livekit",
 }
 """Import roots of the supported frameworks. A file importing one of them is agent code."""
 
@@ -87,7 +94,15 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
     "google-genai": "Google GenAI",
     "litellm": "LiteLLM",
     "strands": "Strands Agents",
+    "agno": "Agno",
+    "phidata": "phidata",
+    "browser-use": "browser-use",
+    "camel": "CAMEL",
+    "dspy": "DSPy",
+    "swarm": "OpenAI Swarm",
+    "livekit": "LiveKit Agents",
     "config": "from config",
+    "project": "project-defined",
 }
 
 
@@ -123,6 +138,11 @@ TOOL_DECORATORS: Mapping[str, str] = {
     "autogen:tool": "ag2",
     "ag2:tool": "ag2",
     "strands:tool": "strands",
+    "agents:decorators.tool": "openai-agents",  # `tool = function_tool` in agents.decorators
+    "agno:tool": "agno",
+    "phi:tool": "phidata",
+    "camel:tool": "camel",
+    "livekit.agents:function_tool": "livekit",
 }
 """Decorators (bare or called: `@tool`, `@tool("name", args_schema=M)`) that make a
 function a tool."""
@@ -152,6 +172,26 @@ ANY_RECEIVER_TOOL_DECORATORS: Mapping[str, str] = {
 }
 """Methods distinctive enough to be matched on any receiver."""
 
+IMPORTING_RECEIVER_TOOL_DECORATORS: Mapping[str, str] = {"action": "browser-use"}
+"""`@tools.action("...")`, `@tools.registry.action(...)`, `@controller.action(...)`,
+`@self.action(...)`: a method matched on any receiver, but only in a file that imports
+the framework (elsewhere `action` is too common a name)."""
+
+TOOLKIT_BASES: Mapping[str, str] = {"agno:Toolkit": "agno", "phi:Toolkit": "phidata"}
+"""Toolkit classes whose subclasses register their tools in the constructor:
+`super().__init__(tools=[self.a, self.b])` or `self.register(self.a)`."""
+
+TOOLKIT_REGISTER_METHODS = frozenset({"register"})
+
+REGISTRATION_CALL_METHODS: Mapping[str, tuple[str, ...]] = {
+    "add_tool": ("camel", "mcp", "fastmcp", "agno", "phidata"),
+    "add_tools": ("camel", "agno"),
+    "add_function": ("pydantic-ai",),
+    "register_tool": ("camel", "agno", "mcp", "fastmcp"),
+}
+"""`x.add_tool(fn)`: a function of this module registered as a tool by a call, in a
+file importing one of these frameworks."""
+
 TOOL_BASE_CLASSES: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "langchain_core:BaseTool": ("langchain", ("_run", "_arun")),
     "langchain:BaseTool": ("langchain", ("_run", "_arun")),
@@ -180,10 +220,17 @@ TOOL_WRAPPERS: Mapping[str, str] = {
     "langchain:Tool": "langchain",
     "autogen:register_function": "ag2",
     "ag2:Tool": "ag2",
+    "camel:FunctionTool": "camel",
+    "dspy:Tool": "dspy",
+    "agno:Function": "agno",
+    "agno:Function.from_callable": "agno",
+    "phi:Function": "phidata",
+    "phi:Function.from_callable": "phidata",
+    "livekit.agents:function_tool": "livekit",
 }
 """Calls that turn the function they are given into a tool."""
 
-WRAPPER_FUNCTION_KEYWORDS = ("func", "fn", "function", "f", "coroutine", "async_fn", "func_or_tool")
+WRAPPER_FUNCTION_KEYWORDS = ("func", "fn", "function", "f", "coroutine", "async_fn", "func_or_tool", "entrypoint")
 """Keywords under which a wrapper takes the function (else its first positional argument)."""
 
 AGENT_CONSTRUCTORS: Mapping[str, str] = {
@@ -213,6 +260,24 @@ AGENT_CONSTRUCTORS: Mapping[str, str] = {
     "semantic_kernel:ChatCompletionAgent": "semantic-kernel",
     "google.genai:GenerateContentConfig": "google-genai",
     "strands:Agent": "strands",
+    "agents:RealtimeAgent": "openai-agents",
+    "agno:Agent": "agno",
+    "agno:Team": "agno",
+    "phi:Agent": "phidata",
+    "phi:Assistant": "phidata",
+    "browser_use:Agent": "browser-use",
+    "camel:ChatAgent": "camel",
+    "dspy:ReAct": "dspy",
+    "dspy:ReActV2": "dspy",
+    "dspy:CodeAct": "dspy",
+    "dspy:RLM": "dspy",
+    "dspy:Flex": "dspy",
+    "swarm:Agent": "swarm",
+    "livekit.agents:Agent": "livekit",
+    "langchain:AgentExecutor": "langchain",
+    "langchain:initialize_agent": "langchain",
+    "langchain:create_openai_functions_agent": "langchain",
+    "langchain:create_openai_tools_agent": "langchain",
 }
 """Constructors whose tool list (``TOOL_LIST_KEYWORDS``) makes the functions in it tools,
 and whose result is an agent (for AGL501/AGL502)."""
@@ -224,7 +289,16 @@ AGENT_FACTORY_METHODS: Mapping[str, str] = {
 }
 """Methods, on any receiver, whose tool list makes the functions in it tools."""
 
-TOOL_LIST_KEYWORDS = ("tools", "functions")
+TOOL_LIST_KEYWORDS = ("tools", "functions", "external_tools")
+
+TOOL_CONTAINERS: Mapping[str, str] = {
+    "agents:tool_namespace": "openai-agents",
+    "pydantic_ai:FunctionToolset": "pydantic-ai",
+    "agno:Toolkit": "agno",
+    "phi:Toolkit": "phidata",
+}
+"""Calls that hold tools without being agents (`tool_namespace(name=..., tools=[...])`,
+`FunctionToolset(tools=[...])`): the functions in their tool list are tools."""
 
 TOOL_LIST_POSITIONS: Mapping[str, int] = {
     "langgraph:ToolNode": 0,
@@ -234,6 +308,12 @@ TOOL_LIST_POSITIONS: Mapping[str, int] = {
     "langchain:create_tool_calling_agent": 1,
     "llama_index:OpenAIAgent.from_tools": 0,
     "llama_index:ReActAgent.from_tools": 0,
+    "langchain:initialize_agent": 0,
+    "langchain:create_openai_functions_agent": 1,
+    "langchain:create_openai_tools_agent": 1,
+    "dspy:ReAct": 1,
+    "dspy:ReActV2": 1,
+    "dspy:CodeAct": 1,
 }
 """Agent constructors that also take the tool list positionally: the argument index."""
 
@@ -245,7 +325,12 @@ SCHEMA_MODEL_CALLS: Mapping[str, str] = {
 """Calls declaring a tool from a pydantic model (first argument) or a JSON schema
 (`params_json_schema=`): the model's fields / the schema's properties are model-facing."""
 
-NOT_AGENT_RESULT = frozenset({"bind_tools", "GenerateContentConfig", "ToolNode"})
+BUILT_IN_TOOLS = frozenset({"browser-use"})
+"""Frameworks whose agents always carry the framework's own tools (browser-use's built-in
+browser actions): such an agent is given tools even when the project declares none."""
+
+NOT_AGENT_RESULT = frozenset({"bind_tools", "GenerateContentConfig", "ToolNode", "tool_namespace", "FunctionToolset",
+                              "Toolkit"})
 """Of the above, those that do not build an agent (an LLM with tools, a config, a node)."""
 
 # ---------------------------------------------------------------------------------------
@@ -271,6 +356,7 @@ INJECTED_ANNOTATIONS = frozenset({
     "CallbackContext",  # google-adk
     "Kernel",  # semantic-kernel
     "KernelArguments",  # semantic-kernel
+    "FunctionCall",  # agno
 })
 """Parameter types a framework fills itself (matched on the last segment of the
 annotation, inside `Optional[...]`, `X | None` and generics: `RunContext[Deps]`)."""
@@ -304,12 +390,59 @@ INJECTED_NAMES: Mapping[str, frozenset[str]] = {
     "ag2": frozenset({"context_variables"}),
     "langchain": frozenset({"run_manager", "callbacks"}),
     "crewai": frozenset(),
+    "agno": frozenset({"agent", "team", "run_context", "session_state", "dependencies", "fc", "images", "videos",
+                       "audios", "files", "_agno_agent", "_agno_team", "_agno_run_context"}),
+    "phidata": frozenset({"agent", "fc"}),
+    "browser-use": frozenset({"context", "browser_session", "browser", "browser_context", "page", "page_url",
+                              "cdp_client", "page_extraction_llm", "available_file_paths", "has_sensitive_data",
+                              "sensitive_data", "file_system", "extraction_schema"}),
     "*": frozenset({"tool_context", "cancellation_token", "context_variables", "run_manager"}),
 }
 """Reserved parameter names per framework; ``*`` applies when the framework is unknown
 or from config."""
 
-SCHEMA_KEYWORDS = ("args_schema", "fn_schema", "schema", "input_schema")
+INJECTED_TYPES_BY_FRAMEWORK: Mapping[str, frozenset[str]] = {
+    "agno": frozenset({"Agent", "Team"}),
+    "phidata": frozenset({"Agent"}),
+    "browser-use": frozenset({"BrowserSession", "Browser", "BrowserContext", "FileSystem"}),
+}
+"""Parameter types one framework fills (too common a name to count everywhere)."""
+
+# ---------------------------------------------------------------------------------------
+# Approval and per-tool validation (AGL201 reports such a tool as a note)
+# ---------------------------------------------------------------------------------------
+
+APPROVAL_KEYWORDS: Mapping[str, str] = {
+    "needs_approval": "openai-agents",  # `@function_tool(needs_approval=True | policy)`
+    "requires_approval": "pydantic-ai",  # `@agent.tool(requires_approval=True)`, `Tool(fn, requires_approval=True)`
+    "require_confirmation": "google-adk",  # `FunctionTool(fn, require_confirmation=True | policy)`
+    "requires_confirmation": "agno",  # `@tool(requires_confirmation=True)`
+    "requires_user_input": "agno",
+    "external_execution": "agno",
+    "approval_mode": "agent-framework",  # `@tool(approval_mode="always_require")`
+}
+"""Keywords of a tool declaration that put a human approval between the model's arguments
+and the effect: a true constant, or a policy (any expression but a false constant;
+`approval_mode` needs `"always_require"`)."""
+
+APPROVAL_DECORATORS: Mapping[str, str] = {"agno:approval": "agno"}
+"""Decorators, stacked on a tool, that require approval (`@approval`, `@approval(type="required")`)."""
+
+APPROVAL_NAME_LISTS = ("requires_confirmation_tools", "external_execution_required_tools")
+"""Toolkit keywords listing the names of the tools that need confirmation (agno)."""
+
+APPROVAL_MIDDLEWARE: Mapping[str, str] = {"langchain:HumanInTheLoopMiddleware": "interrupt_on"}
+"""Middleware interrupting before the tools named in its mapping (`interrupt_on={"refund": True}`)."""
+
+TOOL_GUARD_KEYWORDS: Mapping[str, str] = {"tool_input_guardrails": "openai-agents"}
+"""Keywords attaching an input check to one tool (`@function_tool(tool_input_guardrails=[g])`)."""
+
+BEFORE_TOOL_KEYWORDS = ("before_tool_callback",)
+"""Agent keywords of a callback run before every tool call with the model's arguments
+(ADK `before_tool_callback(tool, args, tool_context)`): a parameter it reads from `args`
+is re-validated there."""
+
+SCHEMA_KEYWORDS = ("args_schema", "fn_schema", "schema", "input_schema", "param_model")
 """Keywords that give a tool an explicit schema: only its fields are model-facing."""
 
 # ---------------------------------------------------------------------------------------
@@ -336,172 +469,6 @@ SCHEMA_CALLS: Mapping[str, tuple[str, str]] = {
     "mcp:Tool": ("mcp", "inputSchema"),
 }
 """Calls declaring a tool schema: (framework, the keyword holding the JSON schema)."""
-
-# ---------------------------------------------------------------------------------------
-# LLM and agent invocations (AGL501)
-# ---------------------------------------------------------------------------------------
-
-_CHAT = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "predict", "apredict")
-_LLAMA_LLM = ("chat", "achat", "complete", "acomplete", "stream_chat", "astream_chat",
-              "stream_complete", "predict", "apredict", "structured_predict", "astructured_predict")
-
-LLM_RECEIVERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # OpenAI SDK clients: the method chain after the client
-    ("openai:OpenAI", ("chat.completions.create", "chat.completions.parse", "chat.completions.stream",
-                       "responses.create", "responses.parse", "responses.stream",
-                       "beta.chat.completions.parse", "beta.chat.completions.stream", "completions.create")),
-    ("openai:AsyncOpenAI", ("chat.completions.create", "chat.completions.parse", "chat.completions.stream",
-                            "responses.create", "responses.parse", "responses.stream",
-                            "beta.chat.completions.parse", "beta.chat.completions.stream", "completions.create")),
-    ("openai:AzureOpenAI", ("chat.completions.create", "chat.completions.parse", "responses.create",
-                            "beta.chat.completions.parse", "completions.create")),
-    ("openai:AsyncAzureOpenAI", ("chat.completions.create", "chat.completions.parse", "responses.create",
-                                 "beta.chat.completions.parse", "completions.create")),
-    # Anthropic SDK clients
-    ("anthropic:Anthropic", ("messages.create", "messages.stream", "beta.messages.create",
-                             "beta.messages.stream", "beta.messages.tool_runner")),
-    ("anthropic:AsyncAnthropic", ("messages.create", "messages.stream", "beta.messages.create",
-                                  "beta.messages.stream", "beta.messages.tool_runner")),
-    ("anthropic:AnthropicBedrock", ("messages.create", "messages.stream")),
-    ("anthropic:AsyncAnthropicBedrock", ("messages.create", "messages.stream")),
-    ("anthropic:AnthropicVertex", ("messages.create", "messages.stream")),
-    ("anthropic:AsyncAnthropicVertex", ("messages.create", "messages.stream")),
-    # Google GenAI
-    ("google.genai:Client", ("models.generate_content", "models.generate_content_stream",
-                             "aio.models.generate_content", "aio.models.generate_content_stream")),
-    ("google.generativeai:GenerativeModel", ("generate_content", "generate_content_async")),
-    # LangChain chat models and chains
-    ("langchain:init_chat_model", _CHAT),
-    ("langchain_core:BaseLanguageModel", _CHAT),
-    ("langchain_core:BaseChatModel", _CHAT),
-    ("langchain_core:BaseLLM", _CHAT),
-    ("langchain:BaseLanguageModel", _CHAT),
-    ("langchain:BaseChatModel", _CHAT),
-    ("langchain:BaseLLM", _CHAT),
-    ("langchain:LLMChain", ("run", "arun", "invoke", "ainvoke", "predict", "apredict", "__call__")),
-    ("langchain:from_chain_type", ("run", "arun", *_CHAT)),
-    ("langchain:from_llm", ("run", "arun", *_CHAT)),
-    ("langchain_community:from_llm", ("run", "arun", *_CHAT)),
-    # pydantic-ai
-    ("pydantic_ai:Agent", ("run", "run_sync", "run_stream", "run_stream_sync", "run_stream_events", "iter")),
-    # Microsoft Agent Framework
-    ("agent_framework:Agent", ("run", "run_stream")),
-    ("agent_framework:ChatAgent", ("run", "run_stream")),
-    ("agent_framework:as_agent", ("run", "run_stream")),
-    ("agent_framework:create_agent", ("run", "run_stream")),
-    # CrewAI
-    ("crewai:Crew", ("kickoff", "kickoff_async", "akickoff", "kickoff_for_each", "kickoff_for_each_async")),
-    ("crewai:Agent", ("kickoff", "kickoff_async")),
-    ("crewai:LLM", ("call",)),
-    ("crewai:Task", ("execute", "execute_sync")),
-    # smolagents
-    ("smolagents:CodeAgent", ("run", "__call__")),
-    ("smolagents:ToolCallingAgent", ("run", "__call__")),
-    # MCP sampling: the client's model, asked from inside a tool
-    ("mcp:Context", ("session.create_message",)),
-    ("fastmcp:Context", ("session.create_message", "sample")),
-    ("google.adk:AgentTool", ("run_async",)),
-    # Semantic Kernel
-    ("semantic_kernel:Kernel", ("invoke", "invoke_prompt", "invoke_stream")),
-    ("semantic_kernel:ChatCompletionAgent", ("get_response", "invoke", "invoke_stream")),
-    ("semantic_kernel:OpenAIChatCompletion", ("get_chat_message_content", "get_chat_message_contents",
-                                              "get_streaming_chat_message_content",
-                                              "get_streaming_chat_message_contents")),
-    ("semantic_kernel:AzureChatCompletion", ("get_chat_message_content", "get_chat_message_contents",
-                                             "get_streaming_chat_message_content",
-                                             "get_streaming_chat_message_contents")),
-    # AutoGen
-    ("autogen_agentchat:AssistantAgent", ("run", "run_stream", "on_messages")),
-    ("autogen_agentchat:RoundRobinGroupChat", ("run", "run_stream")),
-    ("autogen_agentchat:SelectorGroupChat", ("run", "run_stream")),
-    ("autogen_agentchat:Swarm", ("run", "run_stream")),
-    ("autogen_ext:OpenAIChatCompletionClient", ("create", "create_stream")),
-    ("autogen_ext:AzureOpenAIChatCompletionClient", ("create", "create_stream")),
-    ("autogen_ext:AnthropicChatCompletionClient", ("create", "create_stream")),
-    # AG2
-    ("autogen:ConversableAgent", ("initiate_chat", "a_initiate_chat", "generate_reply", "a_generate_reply", "run")),
-    ("autogen:AssistantAgent", ("initiate_chat", "a_initiate_chat", "generate_reply", "a_generate_reply", "run")),
-    ("autogen:UserProxyAgent", ("initiate_chat", "a_initiate_chat")),
-    ("ag2:Agent", ("ask", "run")),
-    # LlamaIndex
-    ("llama_index:FunctionAgent", ("run",)),
-    ("llama_index:ReActAgent", ("run", "chat", "achat", "query")),
-    ("llama_index:AgentWorkflow", ("run",)),
-    # Google ADK
-    ("google.adk:Runner", ("run_async", "run", "run_debug")),
-    ("google.adk:InMemoryRunner", ("run_async", "run", "run_debug")),
-    # LiteLLM router
-    ("litellm:Router", ("completion", "acompletion", "responses", "aresponses")),
-    # OpenAI Agents SDK: the Runner is used as a class
-    ("agents:Runner", ("run", "run_sync", "run_streamed")),
-    ("strands:Agent", ("invoke_async", "stream_async")),
-)
-"""Receiver constructor -> the method chains on it that call a model or run an agent."""
-
-LLM_RECEIVER_FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    # (import root, class-name prefix or suffix test, methods)
-    ("langchain", "Chat*", _CHAT),
-    ("langchain_core", "Chat*", _CHAT),
-    ("langchain_community", "Chat*", _CHAT),
-    ("langchain_openai", "Chat*", _CHAT),
-    ("langchain_anthropic", "Chat*", _CHAT),
-    ("langchain_google_genai", "Chat*", _CHAT),
-    ("langchain_aws", "Chat*", _CHAT),
-    ("langchain_ollama", "Chat*", _CHAT),
-    ("langchain_mistralai", "Chat*", _CHAT),
-    ("langchain_groq", "Chat*", _CHAT),
-    ("llama_index", "*llms*", _LLAMA_LLM),
-    ("smolagents", "*Model", ("generate", "generate_stream", "__call__")),
-    ("agent_framework", "*ChatClient", ("get_response", "get_streaming_response")),
-    ("agent_framework", "*Client", ("get_response", "get_streaming_response")),
-)
-"""Families of receivers: a class under ``root`` whose name matches (``Chat*`` prefix,
-``*Model`` suffix, ``*llms*`` in the module path) has these model-calling methods."""
-
-LLM_FUNCTIONS = frozenset({
-    "litellm.completion",
-    "litellm.acompletion",
-    "litellm.responses",
-    "litellm.aresponses",
-    "litellm.text_completion",
-    "litellm.atext_completion",
-    "litellm.main.completion",
-    "litellm.main.acompletion",
-    "pydantic_ai.direct.model_request",
-    "pydantic_ai.direct.model_request_sync",
-    "agents.Runner.run",
-    "agents.Runner.run_sync",
-    "agents.Runner.run_streamed",
-    "agents.run.Runner.run",
-    "agents.run.Runner.run_sync",
-    "agents.run.Runner.run_streamed",
-    "openai.ChatCompletion.create",
-    "openai.ChatCompletion.acreate",
-    "openai.Completion.create",
-    "ollama.chat",
-    "ollama.generate",
-    "autogen.initiate_group_chat",
-    "autogen.initiate_chats",
-})
-"""Plain functions (qualified names) that call a model or run an agent."""
-
-LLM_CHAIN_TAILS: Mapping[str, str] = {
-    "chat.completions.create": "openai",
-    "chat.completions.parse": "openai",
-    "beta.chat.completions.parse": "openai",
-    "models.generate_content": "google",
-    "aio.models.generate_content": "google",
-    "messages.create": "anthropic",
-    "beta.messages.create": "anthropic",
-    "responses.create": "openai",
-}
-"""Method chains distinctive enough to count on an unresolved receiver (`self.client`
-built elsewhere) — each only in a file that imports the import root named (`google`
-for google.genai and google.generativeai)."""
-
-LANGCHAIN_PIPE_METHODS = _CHAT
-"""A LangChain pipeline (`prompt | llm | parser`) holding a chat model runs the model
-through these methods."""
 
 # ---------------------------------------------------------------------------------------
 # Agent-as-tool wiring (AGL502)
@@ -617,21 +584,3 @@ def lookup(qualified: str, table: Mapping[str, str] | Iterable[str]) -> str | No
         if matches(qualified, pattern):
             return pattern
     return None
-
-
-def family_methods(qualified: str) -> tuple[str, ...]:
-    """Model-calling methods of a receiver built by ``qualified`` when it belongs to a
-    family (`langchain_openai.ChatOpenAI` -> invoke, ainvoke, ...)."""
-    root = qualified.split(".", 1)[0]
-    last = qualified.rpartition(".")[2]
-    for family_root, shape, methods in LLM_RECEIVER_FAMILIES:
-        if root != family_root:
-            continue
-        if shape.startswith("*") and shape.endswith("*"):
-            if f".{shape.strip('*')}." in f".{qualified}.":
-                return methods
-        elif shape.endswith("*") and last.startswith(shape[:-1]) and last[:1].isupper():
-            return methods
-        elif shape.startswith("*") and last.endswith(shape[1:]) and last[:1].isupper():
-            return methods
-    return ()

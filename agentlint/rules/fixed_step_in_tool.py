@@ -29,11 +29,25 @@ model — and the finding names the path (`summarize` → `llm.invoke`).
 
 Receivers are resolved the simple way: `client = OpenAI()` at module level, in the
 function, or `self.client = OpenAI()` in any method of the class; `llm = ChatOpenAI()`
-and `chain = prompt | llm`. A call under `if`/`else`, `while`, `except`, `match`, a
-ternary or the right side of `and`/`or` is a decision, not a fixed step, and is not
-flagged; a call inside a `for` loop is (a search tool that summarises every page with a
-model is the typical case). Agent-as-tool wiring (`agent.as_tool()`, `AgentTool(...)`)
-is not a call the tool makes: AGL502 looks at how deep that nests.
+and `chain = prompt | llm`; through the module's own factories (`llm = make_llm()`
+where `make_llm` returns a model, `self.llm = self._build()`, `_agent().run(...)`) and
+module-level containers of agents (`SPECIALISTS.get(kind).run(...)`), also when the
+model, the agent or the factory is imported from another module of the project; a model passed as
+an argument to a method that runs it (browser-use's `page.must_get_element_by_prompt(
+"submit", llm)`); a DSPy module called (`summarise(text=...)`); LangChain's `invoke` /
+`ainvoke` on a receiver whose type is not known here but that is named for a model, a
+chain or an agent (`self.llm` set from a constructor argument, `summary_chain`), in a
+file that imports LangChain; a function of another module of the project that always
+calls a model. A call under
+`if`/`else`, `while`, `except`, `match`, a ternary or the right side of `and`/`or` is a
+decision, not a fixed step, and is not flagged; a call after an early-return guard (`if
+not found: return "..."`) runs on every normal invocation and is; a call inside a `for`
+loop or a comprehension is too (a search tool that summarises every page with a model is
+the typical case), also under an `if` or a ternary that only checks that the item has
+something (`if page.text:`, `if not r.get("content")`), which filters items rather than
+decides. Agent-as-tool wiring (`agent.as_tool()`, `AgentTool(...)`) is not a call the
+tool makes: AGL502 looks at how deep that nests. The message says "runs an agent" for an
+agent, "calls a model" for a chat model, a client or a pipeline.
 
 ## Why is this bad?
 A fixed step of the turn — a summariser, an extractor, a persona rewrite — always runs,
@@ -95,7 +109,7 @@ class FixedStepInTool(ModelRule):
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model
         for tool in model.tools:
-            func = tool.node
+            func = tool.body_node
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             name = tool.fact.name
@@ -114,18 +128,29 @@ class FixedStepInTool(ModelRule):
                     )
                     continue
                 helper = model.helper_of(call, func)
-                if helper is None:
+                remote = model.imported_helper(call) if helper is None else None
+                if helper is None and remote is None:
                     continue
-                path = model.always_calls_model(helper)
+                path = model.always_calls_model(helper) if helper is not None else [(remote, call)]
                 if path:
                     seen.add(call.lineno)
-                    steps = " → ".join([f"`{_text(call)}`", *(f"`{text}` (line {c.node.lineno})" for text, c in path)])
+                    steps = " → ".join([f"`{_text(call)}`", *(_step(text, c) for text, c in path)])
                     self.report_node(
                         call,
                         f"Tool `{name}` calls a model on every invocation through a helper: {steps}; run "
                         "that step in sequence in the turn's code",
                     )
         return self.found
+
+
+def _step(text: str, found) -> str:
+    """One step of the path: `llm.invoke` (line 12), or a step in another module, whose
+    text says where (`llm.invoke (app.summary, line 12)`)."""
+    if text.endswith(")") and " (" in text:
+        call, _, where = text.partition(" (")
+        return f"`{call}` ({where}"
+    node = getattr(found, "node", found)
+    return f"`{text}` (line {node.lineno})"
 
 
 def _runs_agent(text: str) -> bool:

@@ -20,6 +20,7 @@ from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 TOOL_FRAMEWORKS = frozenset({
     "openai-agents", "langchain", "langgraph", "pydantic-ai", "crewai", "smolagents", "agent-framework",
     "semantic-kernel", "autogen", "ag2", "llama-index", "mcp", "fastmcp", "google-adk", "strands",
+    "agno", "phidata", "browser-use", "camel", "dspy", "swarm", "livekit",
 })
 """Frameworks in which tools are declared in code (the raw SDKs are not: a project that
 only calls `client.chat.completions.create` may well have no tools)."""
@@ -31,7 +32,13 @@ OpenAI Agents SDK, LangChain, pydantic-ai, CrewAI, MCP, ...) but agentlint recog
 tool anywhere in it. It is a **note**: shown in every output format (`note:` in the
 text formats, a SARIF result of level `note`, `"severity": "note"` in JSON, a
 `::notice` on GitHub), never counted as a finding and never changing the exit status.
-It names the framework and the first file that imports it.
+It names the framework and the first file that imports it. A project whose agents use
+only tools the framework provides (`tools=[DuckDuckGoTools()]`, `WebSearchTool()`) gets
+no note: there is nothing of its own to check. When the project has a class
+that looks like its own tool base — it declares a tool's name, description or argument
+schema and leaves an execute-like method abstract — but agentlint is not sure enough to
+take its subclasses for tools (fewer than two subclasses implement the method, or it
+declares no argument schema), the note names that class.
 
 ## Why is this bad?
 AGL201, AGL202, AGL501 and AGL502 look inside tools. When tools are declared in a way
@@ -79,8 +86,8 @@ class NoToolsRecognised(ProjectRule):
             facts = self.context.facts[path]
             if facts is None:
                 continue
-            if facts.tools:
-                return []
+            if facts.tools or facts.library_tools:
+                return []  # tools found, or the agents use only the framework's own tools
             if first is None:
                 for item in facts.imports:
                     framework = framework_of(item.qualified)
@@ -91,6 +98,7 @@ class NoToolsRecognised(ProjectRule):
             return []
         path, line, framework = first
         name = FRAMEWORK_NAMES.get(framework, framework)
+        hint = _likely_base(self.context.facts)
         return [
             Diagnostic(
                 code=self.meta.code,
@@ -99,6 +107,7 @@ class NoToolsRecognised(ProjectRule):
                     f"This project imports {name} here, but agentlint recognised no tool in it, so the tool "
                     "rules (AGL201, AGL202, AGL501, AGL502) had nothing to check; if tools are declared with "
                     "your own decorators or base classes, add them to `tool-decorators` or `tool-base-classes`"
+                    + hint
                 ),
                 path=path,
                 span=Span(Position(line, 1), Position(line, 1)),
@@ -106,6 +115,35 @@ class NoToolsRecognised(ProjectRule):
                 severity="note",
             )
         ]
+
+
+def _likely_base(facts) -> str:
+    """The project's class most like a tool base, as advice: "" when there is none."""
+    subclasses: dict[str, int] = {}
+    for file_facts in facts.values():
+        for use in file_facts.tool_uses if file_facts is not None else ():
+            if use.kind == "base":
+                last = use.qualified.rpartition(".")[2]
+                subclasses[last] = subclasses.get(last, 0) + 1
+    best = None
+    for file_facts in facts.values():
+        for candidate in file_facts.tool_frameworks if file_facts is not None else ():
+            if candidate.kind != "base":
+                continue
+            count = candidate.subclasses + subclasses.get(candidate.qualified.rpartition(".")[2], 0)
+            if count == 0:
+                continue
+            score = (len(candidate.evidence), count)
+            if best is None or score > best[0]:
+                best = (score, candidate, count)
+    if best is None:
+        return ""
+    _score, candidate, count = best
+    declares = [e for e in candidate.evidence if e in ("name", "description", "schema")]
+    return (f"; `{candidate.qualified}` looks like one (it declares {', '.join(declares) or 'no metadata'}, leaves "
+            f"`{candidate.methods[0]}` abstract, and {count} subclass{'es' if count != 1 else ''} implement"
+            f"{'' if count != 1 else 's'} it): if its subclasses are tools, add "
+            f"`{candidate.qualified}` to `tool-base-classes`")
 
 
 def _inside_framework(path: str, qualified: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from typing import Iterator, Sequence
 
 from agentlint.facts.agents.calls import walk_statements
@@ -19,9 +20,36 @@ from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 SCOPE_WORDS = [
     "tenant", "account", "user", "customer", "contact", "organisation", "organization", "org",
     "workspace", "lead", "owner", "conversation", "session", "thread", "member", "client", "patient",
+    "project", "repo", "repository", "vault",
 ]
 ID_WORDS = frozenset({"id", "ids", "uuid", "uuids", "guid", "email", "emails", "username", "login", "number", "no", "num", "key", "phone"})
-BARE_SCOPE_NAMES = frozenset({"tenant", "account", "customer", "organisation", "organization", "org", "workspace"})
+BARE_SCOPE_NAMES = frozenset({"tenant", "account", "customer", "organisation", "organization", "org", "workspace",
+                              "repo", "repository", "vault"})
+IDENTITY_NAMES = frozenset({"username", "userid", "uid", "login", "userlogin", "useremail"})
+"""Names that are the acting user's identity by themselves (after joining the words:
+`username`, `user_name`, `userName`)."""
+CONTAINER_NAMES = frozenset({"vault", "tenant", "org", "organization", "organisation", "workspace", "repo", "repository"})
+"""`<container>_name` names the container the tool acts in (`vault_name`); a person's
+name (`customer_name`) is form data."""
+REPO_NAMES = frozenset({"repo", "repository", "repos", "repositories"})
+REPO_WORDS = REPO_NAMES | {"github", "gitlab", "bitbucket"}
+REPO_PARTS = frozenset({"name", "id", "slug", "full", "owner", "login"})
+"""`repo`, `repo_name`, `repo_full_name`, `repo_owner`: the repository scope; and
+`owner` is one beside a repository (`create_issue(owner, repo, title)`)."""
+ROLE_WORDS = frozenset({"organizer", "organiser", "sender", "from", "owner", "my", "self", "current", "requester",
+                        "author", "caller", "acting", "principal"})
+"""`organizer_email`, `sender_email`: the acting user's address, named by its role."""
+ADDRESS_WORDS = frozenset({"email", "emails", "mail", "address", "mailbox"})
+PRINCIPAL_TEXT = re.compile(
+    r"\b(current|acting|logged[- ]in|authenticated|signed[- ]in|calling) user\b|\buser'?s own\b|\bthe sender\b"
+    r"|\byour own\b|\bof the (current )?caller\b|\b(your|my) (email|account|user ?name|user ?id)\b", re.I)
+"""A parameter's description that says it is the acting user (the docstring's `Args:`
+line, a schema field's `description`)."""
+CALCULATOR_WORDS = frozenset({"convert", "conversion", "converter", "calculate", "calculator", "calc", "compute",
+                              "estimate", "estimator", "simulate", "simulation", "format", "formatter"})
+"""A tool named for a calculation: its amounts are operands, not money that moves.
+(`quote` and `exchange` are not here: `execute_exchange(amount)` moves money.)"""
+CREATE_WORDS = frozenset({"create", "new", "add", "make", "register", "provision"})
 SCOPE_QUALIFIERS = frozenset({
     "from", "to", "source", "src", "target", "dest", "dst", "destination", "sender", "recipient", "payer", "payee",
     "parent", "child", "new", "old", "current", "primary", "secondary", "other", "origin", "beneficiary",
@@ -38,21 +66,36 @@ MONEY_CONTEXT = frozenset({
     "price", "pricing", "balance", "transaction", "transactions", "wallet", "fund", "funds", "money", "tip",
     "donate", "donation", "currency", "usd", "eur", "cents", "checkout", "cart", "subscription", "loan",
     "account", "bank", "payroll", "salary", "expense", "expenses", "budget", "fee", "fees", "discount", "coupon",
+    "reimburse", "reimbursement", "reimbursements", "compensate", "compensation", "bonus", "payoff", "tuition",
 })
-MONEY_UNITS = frozenset({"usd", "eur", "gbp", "brl", "cents", "cent", "dollars", "percent", "pct", "value", "total"})
+MONEY_UNITS = frozenset({"usd", "eur", "gbp", "brl", "cents", "cent", "dollars", "value", "total"})
 NOT_A_VALUE = frozenset({
     "min", "max", "minimum", "maximum", "range", "limit", "filter", "threshold", "currency", "type", "types",
     "id", "ids", "reason", "status", "policy", "category", "code", "description", "count",
     "level", "tier", "model", "estimate", "estimated", "sort", "order", "per", "function", "functions", "data",
+    "percent", "percentage", "pct", "rate", "ratio",
 })
 
 _DOCS_201 = """\
 ## What it does
 Flags a tool parameter that the **model** fills and that carries an identifier which
 scopes what the tool acts on — a tenant, account, user, customer, contact,
-organisation, workspace, lead, owner, member or client, or a conversation, session or
-thread (`customer_id`, `accountId`, `user_email`, `tenant`) — or a monetary value
-(`amount`, `refund_amount`, `unit_price`, `discount`, `balance`, `fee`).
+organisation, workspace, project, lead, owner, member or client, a conversation, session
+or thread, a repository or a vault (`customer_id`, `accountId`, `user_email`, `tenant`,
+`project_id`, `vault_name`) — or a monetary value (`refund_amount`, `unit_price`,
+`discount`, `balance`, `fee`).
+
+The acting user's own identity counts too: `username`, `user_name`, `login`, an address
+named by its role (`organizer_email`, `sender_email`, `from_email`), and any email or id
+whose description says it is the current user's (`Args:` in the docstring, a schema
+field's `description`: "The current user's email address"). A repository's scope is
+`repo`, `repo_name`, `repository`, and `owner` beside one (`list_issues(owner, repo)`).
+
+Money needs money around it. A bare `amount` (or `credit`, `charge`, `balance`) counts
+only when the tool or another parameter speaks of money (`refund`, `payout`, `transfer`,
+`reimburse`, `invoice`, ...); a tool named for a calculation (`convert_currency`,
+`calculate_tip`, `estimate_shipping`) takes operands, not money that moves; a rate or a
+percentage (`tip_percent`, `discount_rate`) is no amount.
 
 A tool is a function whose parameters a model fills: decorated with a framework's tool
 decorator (`@function_tool`, `@tool`, `@agent.tool`, `@mcp.tool()`, `@kernel_function`,
@@ -70,6 +113,21 @@ reserved names (`tool_context`, `cancellation_token`, `context_variables`, Seman
 Kernel's `kernel`/`arguments`), and names bound by `partial_params` or
 `functools.partial`. Search filters are not values with effect: `max_price`,
 `price_range` and `min_amount` are left alone.
+
+**Approval lowers the severity.** A tool declared with a human approval
+(`@function_tool(needs_approval=True)` or a policy, pydantic-ai's `requires_approval=True`,
+ADK's `require_confirmation=True`, Agno's `requires_confirmation=True` or `@approval`,
+`approval_mode="always_require"`, LangChain's `HumanInTheLoopMiddleware(interrupt_on=...)`,
+`tool_input_guardrails=[...]`), or a parameter that an ADK `before_tool_callback` reads from
+the model's `args` to re-validate it, is still reported, but as a **note**, with the
+mitigation named in the message. The choice: a person (or a check) now sees the value
+before it takes effect, so the finding no longer fails the run, yet the value still
+comes from the model — the approver usually cannot tell whose account a number is, and
+the fix (take it from the turn's context) is the same. A note is shown in every output
+format and never changes the exit status.
+
+Tools defined in test code (`tests/`, `test_*.py`, ...) are test doubles: their findings
+are skipped by default (the `tests` setting, `AGL2 = "skip"`).
 
 ## Why is this bad?
 A tool that takes the record's identifier from the model acts on whatever record the
@@ -124,10 +182,20 @@ Flags a tool that returns an exception's text to the model: inside a tool, an `e
 handler returns `str(e)`, `repr(e)`, an f-string or `%`/`.format` with the exception in
 it (`f"Error: {e}"`), `e.args` / `e.message`, or `traceback.format_exc()` — alone or
 inside a dict, list or JSON string (`{"error": str(exc)}`), also through a variable
-assigned in the handler.
+assigned in the handler. The message says which closed outcome to return instead, from
+the exception caught: `invalid_args` for a `ValueError`, `KeyError`, a validation or
+parse error; `unavailable` for a timeout, a connection or HTTP error; `limit` for a rate
+limit; `error` for a broad `except Exception`.
+
+For a JSON tool schema of a raw SDK, the body checked is the def of the module that
+implements it (docs/frameworks.md says how it is found).
 
 Returning the exception's *type* (`type(e).__name__`) or a fixed string is not
-flagged.
+flagged, and neither is a narrow handler around the tool's own validation: when every
+exception the handler catches is raised in the `try` (or in a helper of the module it
+calls) with a message the tool's author wrote (`raise ValueError("end must be after
+start")`, a project exception such as `raise BookingRejected(f"room {room} is full")`),
+that message was written for the model, and returning it is the closed outcome.
 
 ## Why is this bad?
 The model interprets free text. An exception message is written for a developer; to a
@@ -189,21 +257,22 @@ def classify(
     money_words: Sequence[str],
     strict: bool,
     context: frozenset[str] = frozenset(),
+    description: str = "",
+    tool: frozenset[str] = frozenset(),
+    siblings: frozenset[str] = frozenset(),
 ) -> str | None:
     """"identifier", "money" or None for a parameter name. ``context`` holds the words
-    of the tool's name and of its other parameters."""
+    of the tool's name and of its other parameters, ``tool`` those of its name alone,
+    ``siblings`` the names of its other parameters, ``description`` what the tool's
+    author says the parameter is."""
     words = _words(name)
     if not words:
         return None
     scope = set(identifier_words)
-    if name.strip("_").lower() in BARE_SCOPE_NAMES & scope:
-        return "identifier"
-    if words[-1] in BARE_SCOPE_NAMES & scope and len(words) > 1 and set(words[:-1]) <= SCOPE_QUALIFIERS:
-        return "identifier"
-    if scope & set(words) and ID_WORDS & set(words):
+    if _identifier(name, words, scope, description, tool, siblings):
         return "identifier"
     money = set(money_words)
-    if not (NOT_A_VALUE & set(words)):
+    if not (NOT_A_VALUE & set(words)) and not (tool & CALCULATOR_WORDS):
         last = words[-1]
         if last in money or (last in MONEY_UNITS and money & set(words[:-1])):
             named = set(words) & money
@@ -212,6 +281,34 @@ def classify(
     if strict and words[-1] in ("id", "ids", "uuid", "guid"):
         return "identifier"
     return None
+
+
+def _is_repo(words: list[str]) -> bool:
+    return words[0] in REPO_NAMES and set(words[1:]) <= REPO_PARTS and len(words) <= 3
+
+
+def _identifier(name: str, words: list[str], scope: set[str], description: str, tool: frozenset[str],
+                siblings: frozenset[str]) -> bool:
+    joined = "".join(words)
+    if name.strip("_").lower() in BARE_SCOPE_NAMES & scope:
+        return True
+    if words[-1] in BARE_SCOPE_NAMES & scope and len(words) > 1 and set(words[:-1]) <= SCOPE_QUALIFIERS:
+        return True
+    if scope & set(words) and ID_WORDS & set(words):
+        return True
+    if "user" in scope and joined in IDENTITY_NAMES:
+        return True  # `username`, `user_name`, `login`: the acting user's identity
+    if "repo" in scope and _is_repo(words):
+        return True  # `repo`, `repo_name`, `repository_full_name`
+    if "owner" in scope and words[-1] == "owner" and set(words[:-1]) <= REPO_WORDS and (
+            tool & REPO_WORDS or any(_is_repo(_words(s)) for s in siblings if _words(s))):
+        return True  # `owner` beside a repository (`create_issue(owner, repo, title)`)
+    if len(words) == 2 and words[1] == "name" and words[0] in CONTAINER_NAMES & scope:
+        return not (tool & CREATE_WORDS and words[0] in tool)  # `create_workspace(workspace_name)` names a new one
+    if words[-1] in ADDRESS_WORDS and len(words) > 1 and set(words[:-1]) - ADDRESS_WORDS <= ROLE_WORDS \
+            and set(words[:-1]) - ADDRESS_WORDS:
+        return True  # `organizer_email`, `sender_email_address`
+    return bool(description) and bool(set(words) & (ID_WORDS | ADDRESS_WORDS)) and bool(PRINCIPAL_TEXT.search(description))
 
 
 class ModelSuppliedIdentifier(ModelRule):
@@ -241,14 +338,17 @@ class ModelSuppliedIdentifier(ModelRule):
         reported: set[tuple[int, int]] = set()
         for tool in self.context.model.tools:
             fact = tool.fact
+            tool_words = frozenset(_words(fact.name))
             for param in fact.params:
                 if param.injected or (param.line, param.column) in reported:
                     continue  # one schema field shared by `_run` and `_arun` is one finding
-                context = set(_words(fact.name))
+                context = set(tool_words)
                 for other in fact.params:
                     if other is not param:
                         context.update(_words(other.name))
-                kind = classify(param.name, identifier_words, money_words, strict, frozenset(context))
+                kind = classify(param.name, identifier_words, money_words, strict, frozenset(context),
+                                tool.descriptions.get(param.name, ""), tool_words,
+                                frozenset(p.name for p in fact.params if p is not param))
                 if kind is None:
                     continue
                 what = (
@@ -258,13 +358,20 @@ class ModelSuppliedIdentifier(ModelRule):
                 )
                 reported.add((param.line, param.column))
                 source = "schema property" if fact.schema == "inline" else "schema field" if fact.schema else "parameter"
+                message = (f"Tool `{fact.name}` takes `{param.name}` from the model ({source}): {what} must come "
+                           "from the turn's context, not from the model")
+                mitigation = param.guard or (f"the tool is declared with `{fact.approval}`" if fact.approval else "")
+                if mitigation:
+                    message += (f"; mitigated ({mitigation}), so a note: the check sees the value, it does not "
+                                "make it the turn's own")
                 self.report(
                     param.line,
                     param.column,
-                    f"Tool `{fact.name}` takes `{param.name}` from the model ({source}): {what} must come "
-                    "from the turn's context, not from the model",
+                    message,
                     end_column=param.column + len(param.name) + (2 if fact.schema == "inline" else 0),
                 )
+                if mitigation:
+                    self.found[-1] = replace(self.found[-1], severity="note")
         return self.found
 
 
@@ -286,10 +393,13 @@ class ExceptionTextToModel(ModelRule):
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model
         for tool in model.tools:
-            node = tool.node
+            node = tool.body_node
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            for handler in _handlers(node.body):
+            for try_stmt, handler in _handlers(node.body):
+                caught = _caught(handler)
+                if caught and _own_validation(caught, try_stmt.body, model, node):
+                    continue  # the tool's own message, written for the model
                 for ret in _returns(handler.body):
                     if ret.value is None:
                         continue
@@ -298,16 +408,91 @@ class ExceptionTextToModel(ModelRule):
                         self.report_node(
                             ret,
                             f"Tool `{tool.fact.name}` returns the exception's text to the model ({carried}); "
-                            "return a closed outcome (`ok`, `error`, `invalid_args`, `unavailable`) and log "
-                            "the details",
+                            f"return a closed outcome instead ({_outcome(caught)}) and log the details",
                         )
         return self.found
 
 
-def _handlers(body: Sequence[ast.stmt]) -> Iterator[ast.ExceptHandler]:
-    """The except handlers of a body, nested blocks included, nested defs excluded."""
+def _handlers(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, ast.ExceptHandler]]:
+    """The except handlers of a body with their `try`, nested blocks included, nested
+    defs excluded."""
     for stmt in walk_statements(body):
-        yield from getattr(stmt, "handlers", ())
+        for handler in getattr(stmt, "handlers", ()):
+            yield stmt, handler
+
+
+BROAD_EXCEPTIONS = frozenset({"Exception", "BaseException"})
+OUTCOMES = (
+    ("limit", ("RateLimit", "Quota", "TooManyRequests", "Throttl")),
+    ("unavailable", ("Timeout", "Connection", "HTTP", "Http", "Request", "API", "Api", "Network", "Unavailable",
+                     "OSError", "IOError", "Socket", "SSL", "Server", "Service", "Transport", "Protocol")),
+    ("invalid_args", ("ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "Validation", "Invalid",
+                      "Decode", "Parse", "NotFound", "DoesNotExist", "BadRequest", "Unicode", "Missing")),
+)
+"""The closed outcome the model should get for an exception, by its name (first match)."""
+
+
+def _caught(handler: ast.ExceptHandler) -> list[str]:
+    """The final names of the exception classes a handler catches ([] for a bare `except`)."""
+    if handler.type is None:
+        return []
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    names = []
+    for item in types:
+        name = item.attr if isinstance(item, ast.Attribute) else item.id if isinstance(item, ast.Name) else ""
+        names.append(name)
+    return names
+
+
+def _outcome(caught: list[str]) -> str:
+    if not caught or any(c in BROAD_EXCEPTIONS or not c for c in caught):
+        return '`{"status": "error"}`, or `"unavailable"` when a dependency failed'
+    for outcome, markers in OUTCOMES:
+        if all(any(m in c for m in markers) for c in caught):
+            return f'`{{"status": "{outcome}"}}` for a `{caught[0]}`'
+    return f'`{{"status": "error"}}` for a `{caught[0]}`'
+
+
+def _own_validation(caught: list[str], body: Sequence[ast.stmt], model, func: ast.AST) -> bool:
+    """Does the `try` catch only exceptions that the tool's own code raises with a message
+    of its own (`raise ValueError("start must be before end")`, also in a helper of the
+    module it calls)? Such a message was written for the model."""
+    if any(c in BROAD_EXCEPTIONS or not c for c in caught):
+        return False
+    raised = _raised(body, model, func, 0, set())
+    return all(any(r == c or _derives_from(r, c, model) for r in raised) for c in caught)
+
+
+def _raised(body: Sequence[ast.stmt], model, func: ast.AST, depth: int, seen: set[int]) -> set[str]:
+    """Exception classes raised with a written message (a string or an f-string) in
+    ``body``, and in the helpers of the module it calls (two calls deep)."""
+    out: set[str] = set()
+    for stmt in walk_statements(body):
+        if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) and stmt.exc.args and isinstance(
+                stmt.exc.args[0], (ast.Constant, ast.JoinedStr)):
+            if isinstance(stmt.exc.args[0], ast.JoinedStr) or isinstance(stmt.exc.args[0].value, str):
+                exc = stmt.exc.func
+                out.add(exc.attr if isinstance(exc, ast.Attribute) else exc.id if isinstance(exc, ast.Name) else "")
+    if depth < 2:
+        for call, _always in model.calls_in(body):
+            helper = model.helper_of(call, func)
+            if helper is not None and id(helper) not in seen:
+                seen.add(id(helper))
+                out |= _raised(helper.body, model, helper, depth + 1, seen)
+    return out
+
+
+def _derives_from(name: str, base: str, model) -> bool:
+    """A class of the module deriving from ``base`` (`class BadDate(ValueError)`)."""
+    cls = model.classes.get(name)
+    for _ in range(4):
+        if cls is None:
+            return False
+        bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in cls.bases]
+        if base in bases:
+            return True
+        cls = next((model.classes[b] for b in bases if b in model.classes), None)
+    return False
 
 
 def _returns(body: Sequence[ast.stmt]) -> Iterator[ast.Return]:

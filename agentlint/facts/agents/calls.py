@@ -10,6 +10,7 @@ from typing import Iterable, Iterator, Sequence
 from agentlint.facts.agents.receivers import AgentReceivers, LlmCall, _walk_body
 from agentlint.facts.ast_helpers import dotted
 from agentlint.knowledge import frameworks as fw
+from agentlint.knowledge import model_calls as mc
 
 _AGENT_RUN_METHODS = frozenset({"run", "run_sync", "run_stream", "arun", "kickoff", "kickoff_async", "akickoff",
                                 "invoke", "ainvoke", "ask", "initiate_chat", "a_initiate_chat", "get_response",
@@ -33,7 +34,7 @@ class ModelCalls(AgentReceivers):
         name = dotted(call.func)
         if name is not None:
             qualified = self.resolve(name)
-            if qualified in fw.LLM_FUNCTIONS or self.lookup(qualified, _LLM_FUNCTION_TABLE):
+            if qualified in mc.LLM_FUNCTIONS or self.lookup(qualified, _LLM_FUNCTION_TABLE):
                 return LlmCall(call, name, self._agent_argument(call, func))
             for pattern in self.knowledge.llm_call_patterns:
                 if _pattern_matches(pattern, qualified, name):
@@ -46,6 +47,15 @@ class ModelCalls(AgentReceivers):
             return None
         if not isinstance(call.func, ast.Attribute):
             return None
+        root = mc.LLM_ARGUMENT_METHODS.get(call.func.attr)
+        if root is not None and root in self.imported_roots and call.args:
+            # the model is an argument: `page.must_get_element_by_prompt("submit", llm)`
+            return LlmCall(call, _describe(call.func))
+        if isinstance(call.func.value, ast.Name) and call.func.value.id in ("self", "cls"):
+            # a model object kept on the instance and called: `self.summarise(text=...)`
+            type_ = self.receiver_type(call.func, func)
+            if type_ is not None and "__call__" in self.model_methods(type_):
+                return LlmCall(call, _describe(call.func))
         # split the callee into receiver + method chain: client.chat.completions.create
         chain: list[str] = []
         receiver: ast.AST = call.func
@@ -59,16 +69,29 @@ class ModelCalls(AgentReceivers):
             if type_ is not None:
                 tail = ".".join(reversed(chain))
                 if tail in self.model_methods(type_):
-                    agent = self._agent_id_of(receiver, func) if tail in _AGENT_RUN_METHODS else None
+                    agent = None
+                    if tail in _AGENT_RUN_METHODS and self.is_agent_type(type_):
+                        agent = self._agent_id_of(receiver, func)
                     return LlmCall(call, _describe(call.func), agent)
                 return None
         text = _describe(call.func)
-        for tail, root in fw.LLM_CHAIN_TAILS.items():
+        roots = mc.NAMED_RECEIVER_METHODS.get(call.func.attr, ())
+        if roots and any(r in self.imported_roots for r in roots) and isinstance(call.func.value, (ast.Name, ast.Attribute)):
+            words = {w for w in _describe(call.func.value).rpartition(".")[2].lower().split("_") if w}
+            if words & mc.MODEL_RECEIVER_WORDS and not words & mc.NOT_MODEL_RECEIVER_WORDS:
+                return LlmCall(call, text)  # `self.llm.invoke(...)`, `summary_chain.ainvoke(...)`
+        for tail, root in mc.LLM_CHAIN_TAILS.items():
             if text.endswith("." + tail) and root in self.imported_roots:
                 owner = text[: -len(tail) - 1].rpartition(".")[2]
                 if _llm_like(owner):
                     return LlmCall(call, text)
         return None
+
+    def is_agent_type(self, type_: str) -> bool:
+        """Is a receiver of this type an agent (not a chat model, a client or a pipeline)?"""
+        if type_.startswith("|pipe:") or mc.family_methods(type_):
+            return False
+        return not any(self.framework_pattern(type_, p) for p in mc.NOT_AGENT_RECEIVERS)
 
     def _agent_argument(self, call: ast.Call, func: ast.AST | None) -> str | None:
         """`Runner.run(agent, ...)`: the agent run."""
@@ -110,7 +133,20 @@ class ModelCalls(AgentReceivers):
                 path = self.always_calls_model(helper, depth + 1, seen)
                 if path:
                     return [(_describe(call.func), LlmCall(call, _describe(call.func))), *path]
+            remote = self.imported_helper(call)
+            if remote is not None:
+                return [(_describe(call.func), LlmCall(call, _describe(call.func))), (remote, LlmCall(call, remote))]
         return None
+
+    def imported_helper(self, call: ast.Call) -> str | None:
+        """The model call a function of another module of the project always makes, when
+        ``call`` calls it (the project phase tells: ``Knowledge.imported_helpers``)."""
+        if not self.knowledge.imported_helpers:
+            return None
+        name = dotted(call.func)
+        if name is None or name.partition(".")[0] not in self.imports:
+            return None
+        return self.knowledge.imported_helpers.get(self.resolve(name))
 
     def helper_of(self, call: ast.Call, func: ast.AST) -> ast.AST | None:
         """The function of this module that ``call`` reaches, when that is simple to tell."""
@@ -169,60 +205,122 @@ def walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
             yield node
 
 
-def _calls(body: Sequence[ast.stmt], always: bool) -> Iterator[tuple[ast.Call, bool]]:
+_NO_LOOP: frozenset[str] = frozenset()
+
+
+def _calls(body: Sequence[ast.stmt], always: bool, loop: frozenset[str] = _NO_LOOP) -> Iterator[tuple[ast.Call, bool]]:
+    """``loop``: the targets of the loops around ``body`` (an `if` that only checks that
+    the item has something, `if page.text:`, filters items: it is no decision)."""
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         if isinstance(stmt, ast.If):
-            yield from _expr_calls(stmt.test, always)
-            yield from _calls(stmt.body, False)
-            yield from _calls(stmt.orelse, False)
+            filters = always and _presence_test(stmt.test, loop)
+            yield from _expr_calls(stmt.test, always, loop)
+            yield from _calls(stmt.body, filters, loop)
+            yield from _calls(stmt.orelse, filters, loop)
         elif isinstance(stmt, ast.While):
             forever = isinstance(stmt.test, ast.Constant) and bool(stmt.test.value)
-            yield from _expr_calls(stmt.test, always)
-            yield from _calls(stmt.body, always and forever)
-            yield from _calls(stmt.orelse, False)
+            yield from _expr_calls(stmt.test, always, loop)
+            yield from _calls(stmt.body, always and forever, loop)
+            yield from _calls(stmt.orelse, False, loop)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            yield from _expr_calls(stmt.iter, always)
-            yield from _calls(stmt.body, always)
-            yield from _calls(stmt.orelse, False)
+            yield from _expr_calls(stmt.iter, always, loop)
+            yield from _calls(stmt.body, always, loop | _names(stmt.target))
+            yield from _calls(stmt.orelse, False, loop)
         elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            yield from _calls(stmt.body, always)
+            yield from _calls(stmt.body, always, loop)
             for handler in stmt.handlers:
-                yield from _calls(handler.body, False)
-            yield from _calls(stmt.orelse, False)
-            yield from _calls(stmt.finalbody, always)
+                yield from _calls(handler.body, False, loop)
+            yield from _calls(stmt.orelse, False, loop)
+            yield from _calls(stmt.finalbody, always, loop)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
-                yield from _expr_calls(item.context_expr, always)
-            yield from _calls(stmt.body, always)
+                yield from _expr_calls(item.context_expr, always, loop)
+            yield from _calls(stmt.body, always, loop)
         elif hasattr(ast, "Match") and isinstance(stmt, ast.Match):
-            yield from _expr_calls(stmt.subject, always)
+            yield from _expr_calls(stmt.subject, always, loop)
             for case in stmt.cases:
-                yield from _calls(case.body, False)
+                yield from _calls(case.body, False, loop)
         else:
-            yield from _expr_calls(stmt, always)
+            yield from _expr_calls(stmt, always, loop)
 
 
-def _expr_calls(node: ast.AST, always: bool) -> Iterator[tuple[ast.Call, bool]]:
+def _expr_calls(node: ast.AST, always: bool, loop: frozenset[str] = _NO_LOOP) -> Iterator[tuple[ast.Call, bool]]:
     if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return
     if isinstance(node, ast.IfExp):
-        yield from _expr_calls(node.test, always)
-        yield from _expr_calls(node.body, False)
-        yield from _expr_calls(node.orelse, False)
+        filters = always and _presence_test(node.test, loop)
+        yield from _expr_calls(node.test, always, loop)
+        yield from _expr_calls(node.body, filters, loop)
+        yield from _expr_calls(node.orelse, filters, loop)
+        return
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        inner = loop
+        for generator in node.generators:
+            yield from _expr_calls(generator.iter, always, inner)
+            inner = inner | _names(generator.target)
+            for test in generator.ifs:
+                yield from _expr_calls(test, always, inner)
+        parts = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)
+        for part in parts:
+            yield from _expr_calls(part, always, inner)
         return
     if isinstance(node, ast.BoolOp):
-        yield from _expr_calls(node.values[0], always)
+        yield from _expr_calls(node.values[0], always, loop)
         for value in node.values[1:]:
-            yield from _expr_calls(value, False)
+            yield from _expr_calls(value, False, loop)
         return
     if isinstance(node, ast.Call):
         yield node, always
     for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.comprehension):
-            yield from _expr_calls(child.iter, always)
-            for test in child.ifs:
-                yield from _expr_calls(test, always)
-            continue
-        yield from _expr_calls(child, always)
+        yield from _expr_calls(child, always, loop)
+
+
+def _names(target: ast.AST) -> frozenset[str]:
+    return frozenset(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+
+
+def _presence_test(test: ast.AST, loop: frozenset[str]) -> bool:
+    """Does ``test`` only check that a loop item has something (`page.text`, `not
+    r.get("raw_content")`, `item is not None`, `len(row.cells)`)? A comparison with a
+    value (`call.name == "search"`) is a decision, not a filter."""
+    if not loop:
+        return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _presence_test(test.operand, loop)
+    if isinstance(test, ast.BoolOp):
+        return all(_presence_test(v, loop) for v in test.values)
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1 or not isinstance(test.comparators[0], ast.Constant):
+            return False
+        value = test.comparators[0].value
+        if isinstance(test.ops[0], (ast.Is, ast.IsNot)) and value is None:
+            return _item_part(test.left, loop)
+        op = test.ops[0]
+        if type(value) is int and ((isinstance(op, (ast.Gt, ast.NotEq)) and value == 0)
+                                   or (isinstance(op, ast.GtE) and value == 1)):
+            return _length(test.left, loop)
+        return False
+    return _item_part(test, loop) or _length(test, loop)
+
+
+def _length(node: ast.AST, loop: frozenset[str]) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("len", "bool")
+            and len(node.args) == 1 and _item_part(node.args[0], loop))
+
+
+def _item_part(node: ast.AST, loop: frozenset[str]) -> bool:
+    """The loop item itself, an attribute or a constant key of it, or `.get("key")`."""
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id in loop
+        if isinstance(node, ast.Attribute):
+            node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and len(node.args) in (1, 2) and isinstance(node.args[0], ast.Constant) and not node.keywords):
+            node = node.func.value
+        else:
+            return False

@@ -3,8 +3,10 @@ how they nest, and the model calls inside tools. Read from the stdlib ``ast`` tr
 the facts already parsed; every framework fact comes from ``knowledge.frameworks``.
 
 The model is built in layers, each a class the next extends: ``receivers`` (what the
-module defines, receiver types), ``calls`` (model calls and agent runs), ``tools`` (tools
-and their parameters), and ``FileModel`` here (agents and how they nest).
+module defines, receiver types, factories), ``calls`` (model calls and agent runs),
+``params`` (a tool's parameters, schema tools), ``project`` (a project's own tool base
+classes and registration decorators), ``tools`` (tools and how they are declared), and
+``FileModel`` here (agents and how they nest).
 
 Resolution is import-aware (the facts' import table) and follows simple receivers:
 ``agent = Agent(...)`` then ``@agent.tool``; ``client = OpenAI()`` (module level, in the
@@ -30,6 +32,7 @@ from agentlint.facts.agents.tools import ToolFinder, _function_argument
 from agentlint.facts.ast_helpers import dotted
 from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts
 from agentlint.knowledge import frameworks as fw
+from agentlint.knowledge import model_calls as mc
 
 
 class FileModel(ToolFinder):
@@ -37,8 +40,71 @@ class FileModel(ToolFinder):
 
     def __init__(self, tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge = DEFAULT_KNOWLEDGE) -> None:
         super().__init__(tree, facts, source, knowledge)
+        self._find_project_frameworks()
         self._find_tools()
         self._find_agents()
+        self.tool_uses = self._find_uses(self._all_defs, self._all_calls)
+
+    def fact_fields(self) -> dict:
+        """What the model adds to the file's facts (``FileFacts`` fields)."""
+        return dict(
+            tools=self.tool_facts(),
+            agents=tuple(self.agents),
+            tool_refs=tuple(self.tool_refs),
+            tool_frameworks=tuple(self.tool_frameworks),
+            tool_uses=tuple(self.tool_uses),
+            model_receivers=self.model_receivers(),
+            library_tools=self.library_tools,
+            frameworks=self.frameworks,
+        )
+
+    def model_helpers(self) -> tuple[tuple[str, str], ...]:
+        """The module's functions that always call a model, for the tools of other
+        modules calling them: (`pkg.mod.summarise`, `llm.invoke (pkg.mod, line 12)`).
+        Asked by the project phase, for the modules whose functions tools call."""
+        if not self.frameworks:
+            return ()
+        out = []
+        methods = {method for _cls, method in self.methods}
+        for name, func in self.functions.items():
+            if not self._may_call_model(func, methods):
+                continue
+            path = self.always_calls_model(func)
+            if path:
+                text, call = path[-1]
+                where = f" ({self.module}, line {call.node.lineno})" if call.node.lineno else ""
+                out.append((f"{self.module}.{name}", text if "(" in text and text.endswith(")") else text + where))
+        return tuple(out)
+
+    def _may_call_model(self, func: ast.AST, methods: set[str]) -> bool:
+        """Cheap test: does ``func`` call something named like a model call, a function of
+        this module, or a model object?"""
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call):
+                callee = node.func
+                if isinstance(callee, ast.Attribute) and (callee.attr in mc.MODEL_METHOD_NAMES
+                                                          or callee.attr in methods):
+                    return True
+                if isinstance(callee, ast.Name) and (callee.id in self.functions or callee.id in self.module_scope.types
+                                                     or callee.id in mc.MODEL_METHOD_NAMES):
+                    return True
+        return False
+
+    def model_receivers(self) -> tuple[tuple[str, str], ...]:
+        """The module's models and agents other modules may import: module-level
+        receivers (`client = OpenAI()`) and factories (`def make_llm(): return
+        ChatOpenAI()`, named `pkg.mod.make_llm()`), with their types."""
+        out: list[tuple[str, str]] = []
+        if not self.frameworks:
+            return ()  # a model is built with a framework's (or an SDK's) class
+        for name, type_ in self.module_scope.types.items():
+            if name not in self.imports and not type_.startswith(f"{self.module}.") and self.model_methods(type_):
+                out.append((f"{self.module}.{name}", type_))
+        for name, func in self.functions.items():
+            type_ = self.returned_type(func)
+            if type_ is not None and not type_.startswith(f"{self.module}.") and self.model_methods(type_):
+                out.append((f"{self.module}.{name}()", type_))
+        return tuple(out)
 
     # -- agents ------------------------------------------------------------------------
     def _find_agents(self) -> None:
@@ -155,7 +221,7 @@ def build(tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge 
 
 
 _PREFILTER_WORDS = (b"tool", b"Tool", b"Agent", b"agent", b"input_schema", b"properties", b"kernel_function",
-                    b"register_function", b"Crew", b"FunctionDeclaration")
+                    b"register_function", b"Crew", b"FunctionDeclaration", b"browser_use", b"dspy")
 
 
 def worth_modelling(content: bytes, knowledge: Knowledge) -> bool:

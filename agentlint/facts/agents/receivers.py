@@ -16,11 +16,12 @@ from agentlint.facts.ast_helpers import dotted
 from agentlint.facts.source import parse_quietly
 from agentlint.facts.types import AgentFact, FileFacts, ToolFact, ToolRefFact
 from agentlint.knowledge import frameworks as fw
+from agentlint.knowledge import model_calls as mc
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Knowledge:
     """The framework tables plus what the user added in config."""
 
@@ -31,6 +32,25 @@ class Knowledge:
     injected_types: frozenset[str] = frozenset()
     injected_names: frozenset[str] = frozenset()
     llm_call_patterns: tuple[str, ...] = ()
+    inferred_bases: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Project-defined tool bases found by the project phase, as this file names them ->
+    (the base's own qualified name, its model-facing methods)."""
+    inferred_decorators: Mapping[str, str] = field(default_factory=dict)
+    """Project-defined registration decorators, as this file names them -> their own
+    qualified name."""
+    imported_types: Mapping[str, str] = field(default_factory=dict)
+    """Model receivers and factories of the project's other modules, as this file names
+    them (`app.llm.client`, `app.llm.make_llm()` for a factory's result) -> their type."""
+    imported_helpers: Mapping[str, str] = field(default_factory=dict)
+    """Functions of the project's other modules that always call a model, as this file
+    names them -> the model call they make (`llm.invoke (app.summary, line 12)`)."""
+
+    def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str],
+                      imported_types: Mapping[str, str] | None = None,
+                      imported_helpers: Mapping[str, str] | None = None) -> "Knowledge":
+        return Knowledge(self.tool_decorators, self.tool_base_classes, self.injected_types, self.injected_names,
+                         self.llm_call_patterns, dict(bases), dict(decorators), dict(imported_types or {}),
+                         dict(imported_helpers or {}))
 
     @staticmethod
     def from_settings(settings: Mapping[str, Sequence[str]] | None) -> "Knowledge":
@@ -53,6 +73,18 @@ class Tool:
     node: ast.AST
     """The def (or the schema dict / call)."""
     owner: ast.ClassDef | None = None
+    descriptions: dict[str, str] = field(default_factory=dict)
+    """Parameter -> what the tool's author says it is (docstring `Args:`, a schema
+    field's `description`), for the parameters that have one."""
+    impl: ast.AST | None = None
+    """For a JSON schema tool: the def of this module that implements it (the body the
+    model's call runs), when the module says which."""
+
+    @property
+    def body_node(self) -> ast.AST:
+        """The def whose body runs when the model calls the tool (the tool itself, or a
+        schema's implementation)."""
+        return self.impl if self.impl is not None else self.node
 
 
 @dataclass
@@ -70,6 +102,8 @@ class Scope:
 
     types: dict[str, str] = field(default_factory=dict)
     values: dict[str, ast.AST] = field(default_factory=dict)
+    owner: ast.ClassDef | None = None
+    """The class of a method's scope (`self.make_llm()` is a method of it)."""
 
 
 def _last(dotted: str) -> str:
@@ -119,10 +153,15 @@ class AgentReceivers:
         """id(def) -> the class holding it (methods only)."""
         for stmt in tree.body:
             self._index(stmt)
-        self.module_scope = Scope()
-        self._scan_scope(tree.body, self.module_scope)
         self.class_scopes: dict[str, Scope] = {}
         self._scopes: dict[int, Scope] = {}
+        self._returns: dict[int, str | None] = {}
+        """id(def) -> the type it returns (a factory), once asked."""
+        self._local_methods: dict[str, tuple[str, ...]] = {}
+        self._following = 0
+        """Factories being followed right now (a chain of them is cut after a few)."""
+        self.module_scope = Scope()
+        self._scan_scope(tree.body, self.module_scope)
         self.tools: list[Tool] = []
         self._tool_ids: dict[int, Tool] = {}
         self.agents: list[AgentFact] = []
@@ -238,14 +277,26 @@ class AgentReceivers:
             if name is not None:
                 head = name.partition(".")[0]
                 if head in ("self", "cls"):
-                    return None
+                    owner = scope.owner if scope is not None else None
+                    method = self._method_of(owner, name.partition(".")[2]) if owner is not None else None
+                    return self.returned_type(method, depth) if method is not None else None
+                factory = self._factory(name, scope)
+                if factory is not None:
+                    returned = self.returned_type(factory, depth)
+                    if returned is not None:
+                        return returned
+                if name.count(".") == 1 and name.endswith(".get"):
+                    held = self._held_type(head, scope, depth)
+                    if held is not None:
+                        return held
                 local = self._local_type(head, scope)
                 if local is not None and "." in name:
                     rest = name.partition(".")[2]
                     if rest in _SAME_TYPE_METHODS:
                         return local
                     return f"{local}().{rest}"
-                return self.resolve(name)
+                qualified = self.resolve(name)
+                return self.knowledge.imported_types.get(qualified + "()", qualified)
             if isinstance(func, ast.Attribute):
                 inner = self.expr_type(func.value, scope, depth + 1)
                 if inner is not None:
@@ -253,8 +304,15 @@ class AgentReceivers:
             return None
         if isinstance(expr, ast.Name):
             return self._local_type(expr.id, scope)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+            return self._held_type(expr.value.id, scope, depth)
+        if isinstance(expr, ast.IfExp):
+            # `llm = fast if cheap else strong`: one type on both sides
+            left = self.expr_type(expr.body, scope, depth + 1)
+            return left if left is not None and left == self.expr_type(expr.orelse, scope, depth + 1) else None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
-            return None
+            owner = scope.owner if scope is not None else None
+            return self.class_scope(owner).types.get(expr.attr) if owner is not None else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
             for side in (expr.left, expr.right):
                 type_ = self.expr_type(side, scope, depth + 1)
@@ -262,33 +320,102 @@ class AgentReceivers:
                     return type_ if type_.startswith("|pipe:") else f"|pipe:{type_}"
         return None
 
+    def _factory(self, name: str, scope: Scope | None) -> ast.AST | None:
+        """The def of this module that a call of ``name`` runs: a module function, or a
+        def nested in the function whose scope this is."""
+        if "." in name:
+            return None
+        if scope is not None and isinstance(scope.values.get(name), _DEFS):
+            return scope.values[name]
+        if name in self.imports:
+            return None
+        return self.functions.get(name)
+
+    def _method_of(self, cls: ast.ClassDef, name: str, depth: int = 0) -> ast.AST | None:
+        if (cls.name, name) in self.methods:
+            return self.methods[(cls.name, name)]
+        if depth < 3:
+            for base in cls.bases:
+                base_name = dotted(base)
+                if base_name in self.classes and self.classes[base_name] is not cls:
+                    found = self._method_of(self.classes[base_name], name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def returned_type(self, func: ast.AST, depth: int = 0) -> str | None:
+        """What a factory of this module builds: `def make_llm(): return ChatOpenAI()`,
+        `llm = Agent(...); return llm`, `return self._client` (followed through its own
+        returns, a few calls deep)."""
+        if id(func) in self._returns:
+            return self._returns[id(func)]
+        if depth > 4 or self._following > 4:
+            return None  # (not remembered: a shallower question may still find it)
+        self._returns[id(func)] = None  # a factory calling itself returns nothing known
+        self._following += 1
+        try:
+            scope = self.scope_of(func)
+            found: str | None = None
+            for node in _walk_body(func.body):  # type: ignore[attr-defined]
+                if isinstance(node, ast.Return) and node.value is not None:
+                    type_ = self.expr_type(node.value, scope, depth + 1)
+                    if type_ is not None and (not type_.startswith(f"{self.module}.")
+                                              or type_[len(self.module) + 1:] in self.classes):
+                        found = type_  # not the name of a local function whose result is unknown
+                        break
+        finally:
+            self._following -= 1
+        self._returns[id(func)] = found
+        return found
+
+    def _held_type(self, name: str, scope: Scope | None, depth: int) -> str | None:
+        """`AGENTS = {"a": agent_a, "b": agent_b}` then `AGENTS.get(k)` / `AGENTS[k]`:
+        the one type of every value the container holds."""
+        value = (scope.values.get(name) if scope is not None else None) or self.module_scope.values.get(name)
+        if isinstance(value, ast.Dict):
+            items: list[ast.AST] = [v for v in value.values if v is not None]
+        elif isinstance(value, (ast.List, ast.Tuple)):
+            items = list(value.elts)
+        else:
+            return None
+        if not items or depth > 4:
+            return None
+        types = {self.expr_type(item, scope, depth + 1) for item in items}
+        found = types.pop() if len(types) == 1 else None
+        return found if found is not None and self.model_methods(found) else None
+
     def _local_type(self, name: str, scope: Scope | None) -> str | None:
         if scope is not None and name in scope.types:
             return scope.types[name]
         if name in self.module_scope.types:
             return self.module_scope.types[name]
+        if name in self.imports and self.knowledge.imported_types:
+            return self.knowledge.imported_types.get(self.imports[name])  # a model built in another module
         return None
 
     def scope_of(self, func: ast.AST) -> Scope:
         scope = self._scopes.get(id(func))
         if scope is None:
-            scope = self._scopes[id(func)] = Scope()
+            scope = self._scopes[id(func)] = Scope(owner=self.parents.get(id(func)))
             args = func.args  # type: ignore[attr-defined]
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
                 type_ = self._annotation_type(arg.annotation)
                 if type_:
                     scope.types[arg.arg] = type_
             self._scan_scope(func.body, scope)  # type: ignore[attr-defined]
+            for node in _walk_body(func.body):  # type: ignore[attr-defined]
+                if isinstance(node, _DEFS):
+                    scope.values.setdefault(node.name, node)  # a nested def: a closure or a local factory
         return scope
 
     def class_scope(self, cls: ast.ClassDef) -> Scope:
         scope = self.class_scopes.get(cls.name)
         if scope is None:
-            scope = self.class_scopes[cls.name] = Scope()
+            scope = self.class_scopes[cls.name] = Scope(owner=cls)
             self._scan_scope([s for s in cls.body if not isinstance(s, _DEFS)], scope)
             for item in cls.body:
                 if isinstance(item, _DEFS):
-                    self._scan_scope(item.body, Scope(), self_attrs=scope)
+                    self._scan_scope(item.body, self.scope_of(item), self_attrs=scope)
         return scope
 
     def receiver_type(self, expr: ast.AST, func: ast.AST | None, depth: int = 0) -> str | None:
@@ -308,28 +435,49 @@ class AgentReceivers:
             if owner is not None:
                 return self.class_scope(owner).types.get(expr.attr)
             return None
-        scope = self.scope_of(func) if func is not None else None
+        scope = self.scope_of(func) if func is not None and isinstance(func, _DEFS) else None
         return self.expr_type(expr, scope)
 
     def model_methods(self, type_: str) -> tuple[str, ...]:
+        if type_.startswith(f"{self.module}.") and type_[len(self.module) + 1:] in self.classes:
+            return self._class_methods(type_[len(self.module) + 1:])
         found = _METHODS_CACHE.get((type_, "openai-agents" in self.frameworks))
         if found is None:
             found = _METHODS_CACHE[(type_, "openai-agents" in self.frameworks)] = self._model_methods(type_)
         return found
 
+    def _class_methods(self, name: str, depth: int = 0) -> tuple[str, ...]:
+        """A class of this module subclassing a model or agent class (`class Summarise(
+        dspy.Module)`, `class Helper(ChatAgent)`) has that class's model-calling methods."""
+        found = self._local_methods.get(name)
+        if found is not None:
+            return found
+        self._local_methods[name] = ()
+        out: list[str] = []
+        for base in self.classes[name].bases:
+            base_name = dotted(_unsubscript(base))
+            if base_name is None or depth > 4:
+                continue
+            if base_name in self.classes and base_name != name:
+                out += self._class_methods(base_name, depth + 1)
+            else:
+                out += self.model_methods(self.resolve(base_name))
+        self._local_methods[name] = tuple(out)
+        return self._local_methods[name]
+
     def _model_methods(self, type_: str) -> tuple[str, ...]:
         if type_.startswith("|pipe:"):
-            return fw.LANGCHAIN_PIPE_METHODS
+            return mc.LANGCHAIN_PIPE_METHODS
         out: list[str] = []
-        for pattern, methods in fw.LLM_RECEIVERS:
+        for pattern, methods in mc.LLM_RECEIVERS:
             if self.framework_pattern(type_, pattern):
                 out += methods
-        out += fw.family_methods(type_)
+        out += mc.family_methods(type_)
         for pattern in ("langgraph:StateGraph().compile", "langgraph:create_react_agent", "langchain:create_agent",
                         "langchain:create_react_agent", "langgraph:RemoteGraph", "langgraph:Graph().compile",
                         "langgraph:MessageGraph().compile"):
             if fw.matches(type_, pattern):
-                out += fw.LANGCHAIN_PIPE_METHODS
+                out += mc.LANGCHAIN_PIPE_METHODS
         return tuple(out)
 
 
