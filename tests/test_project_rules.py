@@ -371,6 +371,18 @@ def test_no_tools_note_is_silent_when_the_agents_use_the_frameworks_own_tools(tm
     assert [d.code for d in check_project(tmp_path, ["AGL901"])] == ["AGL901"]
 
 
+def test_no_tools_note_never_comes_from_the_projects_own_module(tmp_path):
+    """`from agents import x` where `agents.py` is the project's own: no framework is
+    imported, so no note; with the SDK really imported (no local `agents`), the note."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    (tmp_path / "agents.py").write_text("def triage(text):\n    return text\n", encoding="utf-8")
+    (tmp_path / "main.py").write_text("from agents import triage\n\nprint(triage('hi'))\n", encoding="utf-8")
+    assert check_project(tmp_path, ["AGL901"]) == []
+    (tmp_path / "agents.py").unlink()
+    (tmp_path / "main.py").write_text("from agents import Agent\n\nagent = Agent(name='a')\n", encoding="utf-8")
+    assert [d.code for d in check_project(tmp_path, ["AGL901"])] == ["AGL901"]
+
+
 def test_no_tools_note_is_silent_for_an_agent_with_built_in_tools(tmp_path):
     """A browser-use agent always carries the framework's browser actions."""
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")

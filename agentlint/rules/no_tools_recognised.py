@@ -82,6 +82,9 @@ class NoToolsRecognised(ProjectRule):
 
     def check(self) -> Sequence[Diagnostic]:
         first: tuple[str, int, str] | None = None
+        # The project's own top-level modules and packages: `from agents import x` with a
+        # local `agents.py` imports the project, not the OpenAI Agents SDK.
+        own = {f.module.partition(".")[0] for f in self.context.facts.values() if f is not None and f.module}
         for path in sorted(self.context.facts):
             facts = self.context.facts[path]
             if facts is None:
@@ -91,6 +94,8 @@ class NoToolsRecognised(ProjectRule):
             if first is None:
                 for item in facts.imports:
                     framework = framework_of(item.qualified)
+                    if item.qualified.partition(".")[0] in own:
+                        continue
                     if framework in TOOL_FRAMEWORKS and not _inside_framework(path, item.qualified):
                         first = (path, item.line, framework)
                         break
