@@ -33,7 +33,7 @@ from typing import Any
 from agentlint.engine.files import read_bytes
 from agentlint.explain.graph import Graph
 from agentlint.explain.index import MAX_TEXT_FILE, TEXT_SUFFIXES, ProjectFiles
-from agentlint.explain.kinds import GROUPS, classify
+from agentlint.explain.kinds import GROUPS, labels
 from agentlint.explain.nodes import NodeRef
 from agentlint.explain.reach import reverse_reach
 from agentlint.facts import notebooks
@@ -617,8 +617,8 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
     if not isinstance(node, tuple):
         return {"id": node, "name": node, "qualified": node, "kind": answer.query.mode, "path": None, "line": None}
     path = graph.entries[node[0]].path
-    labels = classify(graph, node)
-    groups = _groups(labels)
+    found = labels(graph, node)
+    groups = _groups(found)
     return notebooks.cell_located({
         "id": graph.node_id(node),
         "name": node[1],
@@ -628,7 +628,7 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
         "line": graph.line(node),
         "depth": answer.distance.get(node),
         "groups": groups,
-        "why": [why for _, why in labels],
+        "why": [why for _, why in found],
     })
 
 
