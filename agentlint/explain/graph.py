@@ -44,7 +44,7 @@ Building the whole graph means resolving every call of the project. ``explain`` 
 needs the part that reaches one symbol, so ``Graph.predecessors`` resolves lazily: the
 facts of the files whose facts mention the symbol's name (from the index postings) are
 decoded and their calls and reads resolved; a breadth-first search over predecessors
-builds the networkx graph of the blast radius. ``Graph.full()`` builds every edge (for
+builds the graph of the blast radius. ``Graph.full()`` builds every edge (for
 tests and small projects); both agree by construction (one resolver).
 """
 
@@ -56,6 +56,7 @@ from agentlint.explain.nodes import (
     BY_NAME,
     CONSTRUCTOR_METHODS,
     MAIN,
+    DiGraph,
     MODULE,
     Edge,
     FileView,
@@ -352,8 +353,7 @@ class Graph(Values):
         files = {use[0] for use in self._segment_uses(last).hits.get(ref, ()) if use[4]}
         for number in sorted(files):
             view = self.view(number)
-            view.arguments("", "", 0)
-            for (scope, callee, line), entries in (view._arguments or {}).items():
+            for (scope, callee, line), entries in view.passing().items():
                 for entry in entries:
                     key, _, te = entry.partition("=")
                     if te != wanted and not (wanted is None and te.endswith(f".{last}()") and ref in self._chain_targets(number, scope, te[:-2])):
@@ -495,10 +495,8 @@ class Graph(Values):
 
     # -- whole graph ------------------------------------------------------------------------
     def full(self):
-        """Every edge of the project as a networkx DiGraph (slow on big projects)."""
-        import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
-
-        graph = nx.DiGraph()
+        """Every edge of the project as a ``nodes.DiGraph`` (slow on big projects)."""
+        graph = DiGraph()
         for number in range(len(self.entries)):
             view = self.view(number)
             for name in view.defs:

@@ -88,6 +88,80 @@ def memo_nodes(memo: dict) -> int:
     return sum(1 for key in memo if not key.endswith(_UNRESOLVED))
 
 
+class _Edges:
+    """``graph.edges(data=True)`` and ``graph.edges[u, v]``, as networkx spells them."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: "DiGraph") -> None:
+        self._graph = graph
+
+    def __call__(self, data: bool = False) -> list:
+        succ = self._graph._succ
+        if data:
+            return [(u, v, d) for u, targets in succ.items() for v, d in targets.items()]
+        return [(u, v) for u, targets in succ.items() for v in targets]
+
+    def __getitem__(self, pair: tuple) -> dict:
+        return self._graph._succ[pair[0]][pair[1]]
+
+    def __iter__(self):
+        return iter(self())
+
+    def __len__(self) -> int:
+        return sum(len(targets) for targets in self._graph._succ.values())
+
+
+class DiGraph:
+    """A directed graph with the few operations the answer uses (nodes in insertion
+    order, edge data dicts, degrees, successors), as networkx names them; importing
+    networkx costs 0.1-0.2 s, most of a warm answer."""
+
+    def __init__(self) -> None:
+        self._succ: dict[Any, dict[Any, dict]] = {}
+        self._pred: dict[Any, dict[Any, dict]] = {}
+
+    def add_node(self, node: Any) -> None:
+        if node not in self._succ:
+            self._succ[node] = {}
+            self._pred[node] = {}
+
+    def add_edge(self, source: Any, target: Any, **data: Any) -> None:
+        self.add_node(source)
+        self.add_node(target)
+        found = self._succ[source].get(target)
+        if found is None:
+            found = self._succ[source][target] = {}
+            self._pred[target][source] = found
+        found.update(data)
+
+    @property
+    def nodes(self) -> list:
+        return list(self._succ)
+
+    @property
+    def edges(self) -> _Edges:
+        return _Edges(self)
+
+    def successors(self, node: Any) -> list:
+        return list(self._succ.get(node, ()))
+
+    def predecessors(self, node: Any) -> list:
+        return list(self._pred.get(node, ()))
+
+    def out_degree(self, node: Any) -> int:
+        return len(self._succ.get(node, ()))
+
+    def in_degree(self, node: Any) -> int:
+        return len(self._pred.get(node, ()))
+
+    def __contains__(self, node: Any) -> bool:
+        return node in self._succ
+
+    def __len__(self) -> int:
+        return len(self._succ)
+
+
 @dataclass
 class Definition:
     name: str
@@ -182,6 +256,10 @@ class FileView:
 
     def arguments(self, scope: str, dotted: str, line: int) -> list[str]:
         """What the call of ``dotted`` at ``line`` passes (``CallFact.args``: `0=self`)."""
+        return self.passing().get((scope, dotted, line), [])
+
+    def passing(self) -> dict[tuple[str, str, int], list[str]]:
+        """(scope, callee, line) -> what the call passes, for every call that passes something."""
         if self._arguments is None:
             found: dict[tuple[str, str, int], list[str]] = {}
             text = self.uses_text
@@ -193,7 +271,7 @@ class FileView:
                 found.setdefault((fields[1], fields[2], int(fields[3])), []).extend(fields[4][1:].split(ARGS_SEPARATOR))
                 at = text.find(ARGS_MARK, stop)
             self._arguments = found
-        return self._arguments.get((scope, dotted, line), [])
+        return self._arguments
 
 
 def uses_mentioning(text: str, segment: str) -> list[tuple[str, str, int, bool]]:

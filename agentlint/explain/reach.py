@@ -7,7 +7,7 @@ from typing import Iterable
 
 from agentlint.explain.graph import Graph
 from agentlint.explain.kinds import is_root, is_test
-from agentlint.explain.nodes import Edge, NodeRef
+from agentlint.explain.nodes import DiGraph, Edge, NodeRef
 
 _INCOMPATIBLE = object()
 _NAMES = ("field", "keyed", "via")
@@ -84,7 +84,7 @@ def _other_field(edge: Edge, member: NodeRef) -> bool:
 
 
 def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = None):
-    """Breadth-first over predecessors from ``targets``: (networkx DiGraph of the nodes
+    """Breadth-first over predecessors from ``targets``: (DiGraph of the nodes
     reached, {node: distance}). The search carries a class constraint through methods
     (see ``_step``), so a base-class method that calls an overridden method does not
     bring in the callers that use a sibling subclass.
@@ -92,9 +92,7 @@ def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = 
     The search stops at roots: entry points (a route handler, a CLI command, a
     `__main__` block) and tools (the framework calls them): only the tests that use them
     directly are added above them."""
-    import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
-
-    out = nx.DiGraph()
+    out = DiGraph()
     distance: dict[NodeRef, int] = {}
     seen: set = set()
     # (node, class constraint, member, holder): `member` is the attribute or method a

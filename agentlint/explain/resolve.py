@@ -163,6 +163,10 @@ class Resolution:
             found = self.resolve_dotted(".".join([base, *rest]), hops + 1, strict)
             if found:
                 return found
+        lazy = view.bindings.get((MODULE, f"__getattr__:{rest[0]}"))
+        if lazy:
+            # A package that imports on first use (its module `__getattr__`).
+            return self.resolve_from(number, ".".join([lazy[0], *rest[1:]]), hops + 1, strict)
         return []
 
     def _strict_members(self, ref: NodeRef, rest: list[str]) -> list[NodeRef]:

@@ -7,8 +7,9 @@ A value is one of:
 
 - ``("def", ref)``: what a definition names (a class, a function or method, or a
   variable or attribute, whose own type expressions tell what it holds);
-- ``("inst", cls, exact)``: an instance of a class; exact when made by calling that
-  class (`Base()` is a Base, never a subclass), not when declared (`x: Base`, `self`);
+- ``("inst", cls, exact)``: an instance of a class; exact (True) when made by calling
+  that class (`Base()` is a Base, never a subclass), not when declared (False: `x:
+  Base`), None for `self` (the class or a subclass, whose own attributes count);
 - ``("cls", cls)``: `cls` in a classmethod (what it makes may be a subclass);
 - ``("mod", name)``: a module of the project (for `getattr(module, f"tool_{x}")`);
 - ``("cont", file, scope, key, te)``: a container whose elements (under ``key``, ""
@@ -35,6 +36,9 @@ _GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
 _VIEWS = frozenset({"values", "copy"})
 _MAX_VALUES = 64
 _MAX_DEPTH = 40
+_MAX_PARAM_DEPTH = 3
+_MAX_CALLER_FILES = 40
+"""Files that may call a function, beyond which its parameters' callers are not read."""
 _CONSTRUCTORS = ("__init__", "__new__")
 
 
@@ -66,6 +70,7 @@ class Values(Resolution):
         self._te_memo: dict[tuple[int, str, str], tuple] = {}
         self._param_memo: dict[tuple, tuple] = {}
         self._depth = 0
+        self._param_depth = 0
         self._derefs: set[NodeRef] = set()
 
     # -- type expressions ------------------------------------------------------------
@@ -107,7 +112,7 @@ class Values(Resolution):
             cls = self._class_of_scope(number, scope)
             if cls is None:
                 return []
-            values: list = [("inst", cls, False)] if head == "self" else [("cls", cls)]
+            values: list = [("inst", cls, None)] if head == "self" else [("cls", cls)]
             return self._apply(values, ops)
         values, ops = self._qualified_values(number, head, ops)
         return self._apply(values, ops)
@@ -139,12 +144,16 @@ class Values(Resolution):
             return (number, scope)
         return self.enclosing_class(number, scope)
 
-    def _apply(self, values: list, ops: list[tuple[str, str]]) -> list:
-        for kind, arg in ops:
+    def _apply(self, values: list, ops: list[tuple[str, str]], more: bool = False) -> list:
+        """``ops`` applied to ``values``; ``more``: further attributes are looked up after
+        them (only then may a base class's `self.x` be set in its subclasses)."""
+        last = len(ops) - 1
+        for position, (kind, arg) in enumerate(ops):
             if not values:
                 return []
             if kind == ".":
-                values = [found for value in values for found in self.attribute(value, arg)]
+                deeper = more or position < last
+                values = [found for value in values for found in self.attribute(value, arg, deeper)]
             elif kind == "()":
                 values = [found for value in values for found in self.call(value)]
             else:
@@ -170,10 +179,12 @@ class Values(Resolution):
         finally:
             self._derefs.discard(ref)
 
-    def attribute(self, value: tuple, name: str) -> list:
+    def attribute(self, value: tuple, name: str, deeper: bool = True) -> list:
         kind = value[0]
         if kind == "inst":
-            return self._class_attribute(value[1], name, value[2])
+            exact = value[2]
+            # `self.x` set only by subclasses is looked for when more follows (`self.x.y`).
+            return self._class_attribute(value[1], name, False if exact is None and not deeper else exact)
         if kind == "cls":
             return self._class_attribute(value[1], name, False)
         if kind == "def":
@@ -234,11 +245,11 @@ class Values(Resolution):
             out += self.te_values(ref[0], ref[1], te)
         return out
 
-    def _class_attribute(self, cls: NodeRef, name: str, exact: bool) -> list:
+    def _class_attribute(self, cls: NodeRef, name: str, exact: bool | None) -> list:
         """An attribute of a class or of its instances: its member (looked up through the
         bases; a built name matches by prefix or exactly, in the subclasses too unless
         the instance is exactly this class), else what `self.name` is set to in it or
-        its bases, else (the class may be a base) what its subclasses set."""
+        its bases, else, for `self` in a base class, what its subclasses set."""
         members = self.members_named(cls, name, exact)
         if members:
             return [("def", member) for member in members]
@@ -247,7 +258,7 @@ class Values(Resolution):
         out: list = []
         for number, scope, te in self.self_attr_types(cls, name):
             out += self.te_values(number, scope, te)
-        if not out and not exact:
+        if not out and exact is None:
             for sub, member in self.attribute_holders(cls, name):
                 if member is not None:
                     out.append(("def", member))
@@ -286,17 +297,6 @@ class Values(Resolution):
                     "function", "class",
                 ):
                     out.append(("def", (number, child)))
-        return out
-
-    @staticmethod
-    def classes(values) -> list[tuple[NodeRef, bool]]:
-        """(class, exact) of the instances and classes among ``values``."""
-        out = []
-        for value in values:
-            if value[0] == "inst":
-                out.append((value[1], value[2]))
-            elif value[0] == "cls":
-                out.append((value[1], False))
         return out
 
     # -- the typed facts -------------------------------------------------------------
@@ -359,7 +359,7 @@ class Values(Resolution):
         definition on the way once the first is found (a read of `prompts.MAIN.format` is
         a read of `MAIN`); none when the first is not found."""
         out: list[NodeRef] = []
-        for found in self._apply(list(values), [(".", rest[0])]):
+        for found in self._apply(list(values), [(".", rest[0])], len(rest) > 1):
             if found[0] == "def":
                 out += self.member_chain(found[1], rest[1:])
             elif len(rest) > 1:
@@ -407,7 +407,7 @@ class Values(Resolution):
             cls = self.enclosing_class(number, scope)
             if cls is None:
                 return []
-            return self.members_of([("inst", cls, False)], rest)
+            return self.members_of([("inst", cls, None)], rest)
         if rest and head in view.roots:
             found = self.resolve_from(number, dotted)
             if found:
@@ -440,7 +440,7 @@ class Values(Resolution):
             cls = self.enclosing_class(number, scope)
             if cls is None:
                 return []
-            values = [("inst", cls, False)] if head == "self" else [("cls", cls)]
+            values = [("inst", cls, None)] if head == "self" else [("cls", cls)]
         elif head in view.roots or head in view.defs:
             values, ops = self._qualified_values(number, head, ops)
         else:
@@ -507,64 +507,76 @@ class Values(Resolution):
         known = self._param_memo.get(key)
         if known is not None:
             return known
+        if self._param_depth >= _MAX_PARAM_DEPTH:
+            return ()  # a parameter passed on from a parameter, and again: not followed further
         self._param_memo[key] = ()  # a caller that passes its own parameter on: see the others
         out: list = []
         position = int(slot) if slot.isdigit() else None
-        for use_number, use_scope, use_dotted, line, offset in self.call_sites((number, defname)):
-            for entry in self.view(use_number).arguments(use_scope, use_dotted, line):
-                name, _, te = entry.partition("=")
-                if name == pname or (position is not None and name.isdigit() and int(name) == position - offset):
-                    out += self.te_values(use_number, use_scope, te)
+        self._param_depth += 1
+        try:
+            for use_number, use_scope, use_dotted, line, offset in self.call_sites((number, defname)):
+                for entry in self.view(use_number).arguments(use_scope, use_dotted, line):
+                    name, _, te = entry.partition("=")
+                    if name == pname or (position is not None and name.isdigit() and int(name) == position - offset):
+                        out += self.te_values(use_number, use_scope, te)
+        finally:
+            self._param_depth -= 1
         found = self._param_memo[key] = tuple(dict.fromkeys(out))[:_MAX_VALUES]
         return found
 
     def call_sites(self, ref: NodeRef) -> list[tuple[int, str, str, int, int]]:
         """(file, scope, callee, line, offset) of the calls of a function, a method or a
-        class (its constructions); ``offset``: the position of the first argument among
-        the parameters (1 for a method's `self`)."""
+        class (its constructions, `cls(...)`, and `super().__init__(...)` in its direct
+        subclasses) that pass something; ``offset``: the position of the first argument
+        among the parameters (1 for a method's `self`). Read straight from the use lines
+        of the files naming it, resolving only the calls that pass something."""
         kind = self.kind(ref)
-        name = ref[1]
-        parent, _, last = name.rpartition(".")
+        parent, _, last = ref[1].rpartition(".")
+        cls: NodeRef | None = None
         if kind == "class":
-            return [(*site, 0) for site in self._constructions(ref)]
-        if kind == "method" and last in _CONSTRUCTORS and self.kind((ref[0], parent)) == "class":
-            cls = (ref[0], parent)
-            out = [(*site, 1) for site in self._constructions(cls)]
-            for sub in self.descendants(cls):
-                if self.lookup_member(sub, last) == [ref]:
-                    out += [(*site, 1) for site in self._constructions(sub)]
-            # `super().__init__(io, coder)` in a subclass.
-            for number, scope, dotted, line, is_call in self._segment_uses(last).hits.get(ref, ()):
-                if is_call and dotted.startswith("super()"):
-                    out.append((number, scope, dotted, line, 1))
-            return out
-        if kind not in ("function", "method"):
+            cls, offset = ref, 0
+        elif kind == "method" and last in _CONSTRUCTORS and self.kind((ref[0], parent)) == "class":
+            cls, offset = (ref[0], parent), 1
+        elif kind in ("function", "method"):
+            definition = self.definition(ref)
+            offset = 0 if kind == "function" or (definition and "staticmethod" in definition.decorators) else 1
+        else:
             return []
-        definition = self.definition(ref)
-        offset = 0 if kind == "function" or (definition and "staticmethod" in definition.decorators) else 1
-        return [
-            (number, scope, dotted, line, offset)
-            for number, scope, dotted, line, is_call in self._segment_uses(last).hits.get(ref, ())
-            if is_call
-        ]
-
-    def _constructions(self, cls: NodeRef) -> list[tuple[int, str, str, int]]:
-        """Where ``cls`` is constructed: `K(...)`, `cls(...)` in its classmethods."""
-        last = cls[1].rpartition(".")[2]
-        out = []
-        names = [last]
-        for segment in names:
-            uses = self._segment_uses(segment)
-            for number, scope, dotted, line, is_call in uses.hits.get(cls, ()):
-                if is_call and chain_names(dotted)[-1] == segment:
-                    out.append((number, scope, dotted, line))
-            for _number, local, qualified in uses.imports:
-                if local not in names and cls in self.resolve_dotted(qualified):
-                    names.append(local)  # `from app.shell import Shell as Console`
-        for number, scope, dotted, line, is_call in self._segment_uses("cls", [cls[0]]).hits.get(cls, ()):
-            if is_call:
-                out.append((number, scope, dotted, line))
+        name = cls[1].rpartition(".")[2] if cls is not None else last
+        files = self.files.files_using(name, True)
+        if len(files) > _MAX_CALLER_FILES:
+            # A name called all over a big project (`run`, `invoke`): what each caller
+            # passes is not looked for (the receiver stays unknown, "stopped early").
+            return []
+        wanted = cls if cls is not None else ref
+        out: list[tuple[int, str, str, int, int]] = []
+        for number in files:
+            view = self.view(number)
+            for scope, dotted, line, is_call in view.mentioning(name):
+                if is_call and chain_names(dotted)[-1] == name and view.arguments(scope, dotted, line):
+                    if wanted in self.resolve_use(number, scope, dotted):
+                        out.append((number, scope, dotted, line, offset))
+            if cls is None:
+                continue
+            for definition in view.subclasses_naming(name):
+                sub = (number, definition.name)
+                if cls not in self.bases(sub):
+                    continue
+                # `super().__init__(io, coder)` in a subclass's own `__init__`.
+                for scope, dotted, line in self._calls_passing(view, f"{sub[1]}."):
+                    if dotted == "super().__init__":
+                        out.append((number, scope, dotted, line, offset or 1))
+        if cls is not None:
+            # `cls(...)` in the class's own classmethods.
+            for scope, dotted, line in self._calls_passing(self.view(cls[0]), f"{cls[1]}."):
+                if dotted == "cls":
+                    out.append((cls[0], scope, dotted, line, offset))
         return out
+
+    @staticmethod
+    def _calls_passing(view, prefix: str) -> list[tuple[str, str, int]]:
+        """(scope, callee, line) of the calls that pass something, in scopes under ``prefix``."""
+        return [key for key in view.passing() if key[0].startswith(prefix)]
 
 
 def _text(op: tuple[str, str]) -> str:

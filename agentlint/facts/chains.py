@@ -43,6 +43,30 @@ class UseChains(ReceiverTypes):
         return False
 
 
+    def note_lazy_exports(self, table: ast.Dict, line: int) -> None:
+        """A package that imports on first use (a module `__getattr__` and a table such as
+        `{"chat": (".chat", "chat")}` or `{"ChatModel": "pkg.chat_models.base"}`): each
+        name of the table, as a binding `__getattr__:NAME` to where it comes from."""
+        for key, value in zip(table.keys, table.values):
+            name = constant_key(key)
+            if name is None or not name.isidentifier():
+                continue
+            if type(value) is _Constant and type(value.value) is str:
+                module, attr = value.value, name
+            elif (
+                type(value) is ast.Tuple and len(value.elts) == 2
+                and all(type(e) is _Constant and type(e.value) is str for e in value.elts)
+            ):
+                module, attr = value.elts[0].value, value.elts[1].value  # type: ignore[attr-defined]
+            else:
+                continue
+            level = len(module) - len(module.lstrip("."))
+            module = module.lstrip(".").replace(":", ".")
+            if not all(part.isidentifier() for part in module.split(".") if part) or not attr.isidentifier():
+                continue
+            base = self._absolute(module or None, level)
+            self._binding("<module>", f"__getattr__:{name}", f"{base}.{attr}" if base else attr, line)
+
     def _use_chains(self, expr: ast.AST, scope: str) -> list[str]:
         """A use through calls, subscripts or a name looked up at run time, as a chain
         (see ``bindings``): `self.make().run`, `agents[reviewer].run`, `pkg.Foo().m`,

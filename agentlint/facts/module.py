@@ -286,6 +286,8 @@ class ModuleWalk(UseChains):
                 for name in target_names(target):
                     self.definitions.append(DefinitionFact(name, "variable", line, end))
                     self.module_variables.add(name)
+            if type(stmt.value) is ast.Dict and "__getattr__" in self.module_names:
+                self.note_lazy_exports(stmt.value, line)  # type: ignore[arg-type]
         elif in_class and (stmt.value is not None or type(stmt) is ast.AnnAssign):
             for target in targets:
                 for name in target_names(target):
