@@ -159,11 +159,18 @@ class ReceiverTypes(ImportTable):
             return ()
         if cls is _Attribute:
             name = dotted(value)  # type: ignore[arg-type]
-            if name is not None and name.partition(".")[0] not in SELF_NAMES:
-                head = name.partition(".")[0]
-                if not (self.locals and head in self.locals) and self._visible(head):
+            if name is not None:
+                # A plain name chain, in one step: `self.a.b`, `x.a` with x typed, `mod.A`.
+                head, _, rest = name.partition(".")
+                if head in SELF_NAMES:
+                    return (name,) if self.klass is not None and self.locals is not None else ()
+                known = self.locals.get(head) if self.locals else None
+                if known is not None:
+                    return tuple(f"{entry[0]}.{rest}" for entry in known if entry[0][:1] != "[")[:MAX_TYPES]
+                if self._visible(head):
                     found = self._type_name(name)
                     return (found,) if found else ()
+                return ()
             attr = value.attr  # type: ignore[union-attr]
             return tuple(
                 f"{te}.{attr}" for te in self._value_types(value.value, depth + 1)  # type: ignore[union-attr]
@@ -177,13 +184,13 @@ class ReceiverTypes(ImportTable):
             return joined(self._value_types(part, depth + 1) for part in parts)[:MAX_TYPES]
         if cls is _List or cls is _Tuple or cls is _Set:
             out: list[str] = []
-            for element in value.elts:  # type: ignore[union-attr]
+            for element in value.elts[:MAX_ELEMENTS]:  # type: ignore[union-attr]
                 if type(element) is not _Starred:
                     out += ["[]" + te for te in self._value_types(element, depth + 1)]
             return tuple(dict.fromkeys(out))[:MAX_ELEMENTS]
         if cls is _Dict:
             out = []
-            for key, element in zip(value.keys, value.values):  # type: ignore[union-attr]
+            for key, element in zip(value.keys[:MAX_ELEMENTS], value.values):  # type: ignore[union-attr]
                 if key is not None:
                     held = constant_key(key) or ""
                     out += [f"[{held}]{te}" for te in self._value_types(element, depth + 1)]

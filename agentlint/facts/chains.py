@@ -12,6 +12,7 @@ import ast
 from agentlint.facts.ast_helpers import SELF_NAMES, STDLIB, dotted
 from agentlint.facts.bindings import ReceiverTypes, constant_key
 from agentlint.facts.scopes import UNSET
+from agentlint.knowledge.frameworks import framework_of
 
 _Attribute, _Name, _Call, _Constant, _Starred, _Dict = (
     ast.Attribute, ast.Name, ast.Call, ast.Constant, ast.Starred, ast.Dict,
@@ -31,6 +32,7 @@ class UseChains(ReceiverTypes):
         self.module_variables: set[str] = set()
         """Module-level names assigned so far (in source order)."""
         self._configured = ""
+        self._reaching: dict[str, bool] = {}
 
     def _configures(self, value: ast.AST) -> bool:
         """`holder.method(...)` with `holder` a module-level variable: remember it."""
@@ -135,8 +137,20 @@ class UseChains(ReceiverTypes):
             return True
         if target is None or target is UNSET and head not in self.table and head not in self.module_names:
             return False
-        top = self.resolve(head).partition(".")[0]
-        return top not in STDLIB or top in self._own_tops()
+        if target is UNSET:
+            known = self._reaching.get(head)
+            if known is None:
+                known = self._reaching[head] = self._may_be_project(self.resolve(head))
+            return known
+        return self._may_be_project(self.resolve(head))
+
+    def _may_be_project(self, resolved: str) -> bool:
+        top = resolved.partition(".")[0]
+        if top in self._own_tops():
+            return True
+        # The standard library and the agent frameworks (`Agent(...)`, `ChatOpenAI(...)`)
+        # keep nothing the graph follows.
+        return top not in STDLIB and framework_of(resolved) is None
 
     def _names_a_root(self, head: str) -> bool:
         """Is ``head`` (a local) also the first part of an imported or the module's own name?"""
@@ -177,9 +191,16 @@ class UseChains(ReceiverTypes):
         return tuple(out[:_MAX_ARGS])
 
     def _argument_types(self, arg: ast.AST) -> tuple[str, ...]:
-        if type(arg) is _Constant:
+        cls = type(arg)
+        if cls is _Constant:
             key = constant_key(arg)
             return ("'" + key,) if key else ()
+        if cls is _Name and arg.id not in SELF_NAMES:  # type: ignore[attr-defined]
+            # The common case, without building anything for a local of unknown type.
+            if self.locals and arg.id in self.locals:  # type: ignore[attr-defined]
+                return tuple(entry[0] for entry in self.locals[arg.id][:4])  # type: ignore[attr-defined]
+            if not self._visible(arg.id):  # type: ignore[attr-defined]
+                return ()
         return tuple(te for te in self._value_types(arg)[:4] if len(te) <= _MAX_ARGUMENT)
 
     def note_keyed_table(self, name: str, value: ast.AST) -> None:

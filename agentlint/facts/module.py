@@ -97,7 +97,7 @@ from agentlint.facts.scopes import (
 )
 from agentlint.facts.types import CallFact, DefinitionFact, FileFacts, ReferenceFact
 
-FACTS_VERSION = 12
+FACTS_VERSION = 13
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 _Attribute, _Name, _Call, _Load, _Await = ast.Attribute, ast.Name, ast.Call, ast.Load, ast.Await
@@ -114,6 +114,7 @@ _Tuple, _List, _Constant = ast.Tuple, ast.List, ast.Constant
 _MAX_RETURNS = 16
 """How many types ``DefinitionFact.returns`` holds at most."""
 _INSPECTORS = frozenset({"callable", "hasattr", "id", "isinstance", "issubclass", "type", "repr", "vars", "dir"})
+_LOOKERS = ("inspect", "asyncio")
 """Builtins that look at a function or method without calling it (`callable(self.run)`);
 so do the functions of ``inspect`` and ``asyncio.iscoroutinefunction``."""
 _SCALARS = frozenset({"None", "str", "int", "float", "bool", "bytes", "complex", "object"})
@@ -557,8 +558,8 @@ class ModuleWalk(UseChains):
                         elif head in _INSPECTORS and target is UNSET and head not in table and head not in names:
                             self._push_looked_at(current, push)
                             continue
-                    elif target is UNSET and (callee.startswith("inspect.") or callee == "asyncio.iscoroutinefunction"):
-                        if self.resolve(head) in ("inspect", "asyncio"):
+                    elif target is UNSET and head in _LOOKERS and (head == "inspect" or rest == "iscoroutinefunction"):
+                        if self.resolve(head) in _LOOKERS:
                             push(func)
                             self._push_looked_at(current, push)
                             continue
@@ -674,7 +675,7 @@ class ModuleWalk(UseChains):
                     push(inner)
                     continue
             elif cls is _Subscript:
-                if self.keyed is not None:
+                if self.keyed or (self.keyed is not None and type(current.value) is ast.Dict):  # type: ignore[attr-defined]
                     # `prompts[role]`: the table's names are read by key.
                     self.note_keyed_lookup(scope, current.value, current.slice)  # type: ignore[attr-defined]
             elif cls in SCOPE_NODES:
