@@ -102,10 +102,13 @@ def main() -> None:
     parser.add_argument("--agentlint", default=str(Path(sys.executable).with_name("agentlint")))
     parser.add_argument("--facts-baseline", metavar="REV", help="Also time agentlint/facts.py at this git revision.")
     parser.add_argument("--skip-facts", action="store_true")
+    parser.add_argument("--facts-only", action="store_true", help="Time the facts extraction only.")
     args = parser.parse_args()
 
     if not args.skip_facts:
         bench_facts(args.corpus, args.facts_baseline, args.repeat)
+    if args.facts_only:
+        return
     symbols = args.symbol or ["SYSTEM_PROMPT"]
     cache = args.cache_dir or tempfile.mkdtemp(prefix="explain-bench-")
     elapsed, timings = run_explain(args.agentlint, symbols[0], args.corpus, cache)

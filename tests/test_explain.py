@@ -29,7 +29,6 @@ TRIAGE_CALLERS = {
     "app.agents.TriageDeskAgent.classify",
     "app.batch.quick_classify",
     "app.agents.triage_ticket",
-    "app.api.triage_endpoint",
     "test_agents.test_desk_classify",
     "app.agents.make_triage_agent",
     "app.cli.serve",
@@ -83,11 +82,13 @@ def test_groups_are_exact(explain):
     answer = explain("app.prompts.TRIAGE_PROMPT")
     groups = {g: set(ids) for g, ids in answer["groups"].items()}
     assert groups["tools and agents"] == {"app/agents.py:make_triage_agent", "app/agents.py:triage_ticket"}
-    assert groups["entry points"] == {"app/cli.py:serve", "app/cli.py:<main>", "app/api.py:triage_endpoint"}
+    # The tool is a root: the route that calls it directly is not followed (the
+    # framework runs a tool; `@function_tool` makes it no plain function).
+    assert groups["entry points"] == {"app/cli.py:serve", "app/cli.py:<main>"}
     assert groups["tests"] == {"tests/test_agents.py:test_desk_classify", "tests/test_agents.py:test_triage_agent"}
     why = {c["qualified"]: c["why"] for c in answer["callers"]}
     assert why["app.agents.triage_ticket"] == ["tool (@agents.function_tool)"]
-    assert why["app.api.triage_endpoint"] == ["route handler (@api.post)"]
+    assert "app.api.triage_endpoint" not in why
     assert why["app.cli.serve"] == ["CLI command (@click.command)"]
     assert why["app.agents.make_triage_agent"] == ["constructs an agent (Agent(...))"]
 
@@ -110,7 +111,6 @@ def test_sibling_prompt_has_its_own_readers(explain):
         "app.batch.first_instructions",
         "app.batch.all_instructions",
         "app.agents.answer_billing",
-        "app.api.billing_endpoint",
         "app.agents.make_billing_agent",
         "test_agents.test_billing_agent",
     }
@@ -180,7 +180,9 @@ def test_model_alias_as_a_string(explain):
     answer = explain('"gpt-4.1"')
     assert answer["mode"] == "string"
     assert qualified(answer["readers"]) == {"app.agents.make_triage_agent", "app.llm.MODEL"}
-    assert {"app.llm.LLMClient.__init__", "app.api.triage_endpoint", "app.api.billing_endpoint"} <= qualified(answer["callers"])
+    assert {"app.llm.LLMClient.__init__", "app.agents.triage_ticket", "app.agents.answer_billing"} <= qualified(answer["callers"])
+    # Both tools are roots: the routes that call them are not followed.
+    assert not {"app.api.triage_endpoint", "app.api.billing_endpoint"} & qualified(answer["callers"])
     matches = {(m["path"], m["line"]) for m in answer["text_matches"]}
     # gpt-4.1-mini in config/models.yaml is another model: not a match.
     assert matches == {("config/settings.toml", 2), ("README.md", 12)}
@@ -242,7 +244,7 @@ def test_text_dot_and_mermaid(run_cli, tmp_path):
     cache = ["--cache-dir", str(tmp_path / "c")]
     text = run_cli("explain", "TRIAGE_PROMPT", *cache, cwd=PROJECT).stdout
     assert "defined at app/prompts.py:3" in text
-    assert "└── app.api.triage_endpoint  app/api.py:12  (calls 13)  [route handler (@api.post)]" in text
+    assert "│   │   │       ├── app.agents.triage_ticket  app/agents.py:43  (calls 45)  [tool (@agents.function_tool)]" in text
     assert "config/models.yaml" not in text and "compose_billing" not in text
     dot = run_cli("explain", "TRIAGE_PROMPT", "--format", "dot", *cache, cwd=PROJECT).stdout
     assert dot.startswith("digraph explain {") and dot.rstrip().endswith("}")
@@ -492,7 +494,7 @@ def test_postings_tell_defining_files_from_using_files(tmp_path):
 
     (tmp_path / "a.py").write_text("def run():\n    return 1\n")
     (tmp_path / "b.py").write_text("from a import run\n\nrun()\n")
-    (tmp_path / "c.py").write_text("def go(job):\n    return job.run()\n")  # a local of unknown type
+    (tmp_path / "c.py").write_text("def go():\n    job = make()\n    return job.run()\n")  # a local of unknown type
     settings = settings_for(root=str(tmp_path))
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
     files = load([str(tmp_path)], settings)

@@ -114,12 +114,14 @@ def test_calls_through_super_and_fresh_instances():
 
 def test_receiver_bindings():
     bindings = {(b.scope, b.name, b.type) for b in facts().bindings}
+    # `Foo()` (what calling it gives: exactly a Foo) is told from `x: Foo` (a Foo or a subclass).
     assert bindings == {
-        ("<module>", "client", "app.llm.Client"),
-        ("Base", "self.llm", "app.llm.Client"),  # explicit `self.x = Foo()`
+        ("<module>", "client", "app.llm.Client()"),
+        ("Base", "self.llm", "app.llm.Client()"),  # explicit `self.x = Foo()`
         ("Base", "self.other", "app.llm.Client"),  # through the typed parameter
+        ("Base", "self.other=", "{Base.__init__:1:other}"),  # ... which keeps what the callers pass
         ("Base", "self.helper", "app.llm.Client"),  # class-level annotation, used as a receiver
-        ("work", "local", "app.llm.Client"),  # used as a receiver
+        ("work", "local", "app.llm.Client()"),  # used as a receiver
         ("work", "item", "app.llm.Client"),  # loop over Sequence[Client]
         ("work", "other", "app.llm.Client"),  # comprehension over it
         ("more", "runtime", "app.llm.Runtime"),  # a generic class
@@ -481,30 +483,33 @@ def test_attribute_reads_bind_receivers():
     assert ("local", "p.main_system") in refs
     assert ("local", "p.render") not in refs  # a call: the call is the fact
     assert {
-        ("SameClass", "self.gpt_prompts", "app.prompts.AskPrompts"),
-        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts"),
-        ("Subclass", "self.gpt_prompts", "app.prompts.AskPrompts"),
-        ("local", "p", "app.prompts.AskPrompts"),
+        ("SameClass", "self.gpt_prompts", "app.prompts.AskPrompts()"),
+        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts()"),
+        ("Subclass", "self.gpt_prompts", "app.prompts.AskPrompts()"),
+        ("local", "p", "app.prompts.AskPrompts()"),
     } <= bindings
 
 
 def test_receivers_with_several_types():
     bindings = _bindings(_facts(RECEIVERS))
+    given = "{InitAttr.__init__:1:summarizer}"  # what the constructors pass for it
     assert {b for b in bindings if b[0] == "InitAttr"} == {
-        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts"),
-        ("InitAttr", "self.summarizer", "app.prompts.ChatSummary"),  # `summarizer or ChatSummary()`
-        ("InitAttr", "self.other", "app.prompts.ChatSummary"),  # `ChatSummary() if ... else summarizer`
+        ("InitAttr", "self.gpt_prompts", "app.prompts.AskPrompts()"),
+        ("InitAttr", "self.summarizer", given),  # `summarizer or ChatSummary()`
+        ("InitAttr", "self.summarizer", "app.prompts.ChatSummary()"),
+        ("InitAttr", "self.other", "app.prompts.ChatSummary()"),  # `ChatSummary() if ... else summarizer`
+        ("InitAttr", "self.other", given),
         ("InitAttr", "self.grounding", "app.prompts.GroundingA"),  # `A | B`
         ("InitAttr", "self.grounding", "app.prompts.GroundingB"),
     }
     assert {b for b in bindings if b[0] == "branches"} == {
         ("branches", "agent", "app.prompts.Base"),  # the annotation stays
-        ("branches", "agent", "app.prompts.GroundingA"),
-        ("branches", "agent", "app.prompts.GroundingB"),
+        ("branches", "agent", "app.prompts.GroundingA()"),
+        ("branches", "agent", "app.prompts.GroundingB()"),
         ("branches", "given", "app.prompts.Base"),  # Optional[Base]
     }
     # In the straight-line part, a new assignment replaces the type.
-    assert {b for b in bindings if b[0] == "straight_line"} == {("straight_line", "agent", "app.prompts.GroundingB")}
+    assert {b for b in bindings if b[0] == "straight_line"} == {("straight_line", "agent", "app.prompts.GroundingB()")}
     both = {"app.prompts.GroundingA", "app.prompts.GroundingB"}
     for name in ("a", "b", "item"):
         assert {t for scope, n, t in bindings if scope == "unions" and n == name} == both, name
@@ -672,25 +677,26 @@ def test_returns_from_the_return_annotation():
     assert returns["union_string"] == ("app.llm.Client", "app.llm.Other")
     assert returns["union_builtins"] == ("app.llm.Client",)
     assert returns["nothing_to_type"] == ()  # annotated: the `return Client()` is not read
-    assert returns["container"] == ()
+    assert returns["container"] == ("[]app.llm.Client",)  # a list of them
     for method in ("me", "me_too", "ext", "forward"):
         assert returns[f"Coder.{method}"] == ("mod.Coder",), method
 
 
 def test_returns_from_return_statements():
     returns = _returns(_facts(RETURNS))
-    assert returns["make_agent"] == ("app.llm.Client",)
-    assert returns["through_a_local"] == ("app.llm.Client", "app.llm.Other", "app.llm.make")
-    assert returns["untyped"] == ()  # a local of unknown type, a parameter, a class itself
+    assert returns["make_agent"] == ("app.llm.Client()",)
+    assert returns["through_a_local"] == ("app.llm.Client()", "app.llm.Other()", "app.llm.make()")
+    # What the callers pass: a method of the argument, the argument called; a class itself is no instance.
+    assert returns["untyped"] == ("{untyped:0:x}.build()", "{untyped:1:factory}()")
     assert returns["nested"] == ()  # the nested function's and the lambda's are theirs
-    assert returns["nested.inner"] == ("app.llm.Client",)
-    assert returns["awaited"] == ("app.llm.Client.create",)  # as receivers are typed
-    assert returns["many"] == tuple(f"mod.A{i}" for i in range(1, 9))  # at most 8
-    assert returns["Coder.create"] == ("mod.Coder",)  # `return klass()` in a classmethod
+    assert returns["nested.inner"] == ("app.llm.Client()",)
+    assert returns["awaited"] == ("app.llm.Client.create()",)  # as receivers are typed
+    assert returns["many"] == tuple(f"mod.A{i}()" for i in range(1, 11))  # at most 16
+    assert returns["Coder.create"] == ("mod.Coder",)  # `return klass()` in a classmethod: Coder or a subclass
     assert returns["Coder.chain"] == ("mod.Coder",)  # `return self`
     assert returns["Coder.copy"] == ("mod.Coder",)  # first parameter named `cls`
-    assert returns["Coder.build"] == ("mod.Coder",)
-    assert returns["Coder.delegated"] == ()  # `self.build()`, a local from it: no name the graph can look up
+    assert returns["Coder.build"] == ("mod.Coder()",)
+    assert returns["Coder.delegated"] == ("self.build()",)  # read in the method: the graph finds `self`
     assert returns["Coder.closure"] == ()
     assert returns["Coder.closure.inner"] == ()  # not a method: its `self` is not its own
     assert returns["Coder.Inner.make"] == ("mod.Coder.Inner",)

@@ -33,8 +33,8 @@ from typing import Any
 from agentlint.engine.files import read_bytes
 from agentlint.explain.graph import Graph
 from agentlint.explain.index import MAX_TEXT_FILE, TEXT_SUFFIXES, ProjectFiles
-from agentlint.explain.kinds import GROUPS, classify
-from agentlint.explain.nodes import NodeRef
+from agentlint.explain.kinds import GROUPS, is_root, labels
+from agentlint.explain.nodes import DiGraph, NodeRef
 from agentlint.explain.reach import reverse_reach
 from agentlint.facts import notebooks
 from agentlint.facts.source import parse_lowered
@@ -113,7 +113,7 @@ class Answer:
     files: list[str] = field(default_factory=list)
     """Mode `file`: the project files the path names."""
     reach: Any = None
-    """networkx DiGraph over NodeRefs (and the pseudo node), edges user -> used."""
+    """``nodes.DiGraph`` over NodeRefs (and the pseudo node), edges user -> used."""
     distance: dict = field(default_factory=dict)
     depth: int | None = None
     text_matches: list[TextMatch] = field(default_factory=list)
@@ -569,8 +569,6 @@ def _string_constants(tree: ast.AST, lines: list[int]):
 
 
 def _explain_literal(answer, files, needles, matches, edge_kind, grep, text_needles) -> None:
-    import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
-
     graph = answer.graph
     sites: dict[NodeRef, list[int]] = {}
     mentions: list[TextMatch] = []
@@ -590,7 +588,7 @@ def _explain_literal(answer, files, needles, matches, edge_kind, grep, text_need
             mentions += [m for m in _matches(path, text, text_needles, True) if m.line not in exact]
     answer.targets = []
     reach, distance = reverse_reach(graph, list(sites), None if answer.depth is None else answer.depth - 1)
-    out = nx.DiGraph()
+    out = DiGraph()
     out.add_node(answer.pseudo)
     for source, lines in sites.items():
         out.add_edge(source, answer.pseudo, kind=edge_kind, lines=sorted(set(lines)))
@@ -617,8 +615,8 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
     if not isinstance(node, tuple):
         return {"id": node, "name": node, "qualified": node, "kind": answer.query.mode, "path": None, "line": None}
     path = graph.entries[node[0]].path
-    labels = classify(graph, node)
-    groups = _groups(labels)
+    found = labels(graph, node)
+    groups = _groups(found)
     return notebooks.cell_located({
         "id": graph.node_id(node),
         "name": node[1],
@@ -628,7 +626,7 @@ def describe(answer: Answer, node: Any) -> dict[str, Any]:
         "line": graph.line(node),
         "depth": answer.distance.get(node),
         "groups": groups,
-        "why": [why for _, why in labels],
+        "why": [why for _, why in found],
     })
 
 
@@ -674,6 +672,8 @@ def to_json(answer: Answer) -> dict[str, Any]:
         for node in root_nodes:
             if not isinstance(node, tuple) or set(described[node]["groups"]) & {"entry points", "tests"}:
                 continue
+            if is_root(graph, node):
+                continue  # a tool: the search stops there on purpose
             calls = graph.unresolved_calls(node)
             if calls:
                 stopped.append({

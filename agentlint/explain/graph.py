@@ -44,7 +44,7 @@ Building the whole graph means resolving every call of the project. ``explain`` 
 needs the part that reaches one symbol, so ``Graph.predecessors`` resolves lazily: the
 facts of the files whose facts mention the symbol's name (from the index postings) are
 decoded and their calls and reads resolved; a breadth-first search over predecessors
-builds the networkx graph of the blast radius. ``Graph.full()`` builds every edge (for
+builds the graph of the blast radius. ``Graph.full()`` builds every edge (for
 tests and small projects); both agree by construction (one resolver).
 """
 
@@ -53,23 +53,31 @@ from __future__ import annotations
 from agentlint.explain.kinds import framework_class
 from agentlint.explain.nodes import (
     _UNRESOLVED,
+    BY_NAME,
     CONSTRUCTOR_METHODS,
     MAIN,
+    DiGraph,
     MODULE,
     Edge,
     FileView,
     NodeRef,
     _counts_when_stopped,
+    by_name,
+    chain_names,
 )
-from agentlint.explain.resolve import Resolution
+from agentlint.explain.values import Values
 from agentlint.knowledge.frameworks import REGISTRATION_DECORATORS
 
 _EDGE_RANK = {
-    "calls": 0, "reads": 1, "inherits": 2, "uses": 3, "registers": 4, "constructs": 5, "defines": 6, "member": 7,
+    "calls": 0, BY_NAME: 1, "reads": 2, "inherits": 3, "uses": 4, "registers": 5, "constructs": 6, "defines": 7,
+    "member": 8,
 }
+_PLAIN = (("plain", None),)
+_NAMED_TAGS = ("field", "keyed")
+"""Receiver tags that carry a name (a field read, a key condition), not a class."""
 
 
-class Graph(Resolution):
+class Graph(Values):
     """The predecessors of a node (who uses it), resolved lazily; see the module docstring."""
 
     # -- predecessors --------------------------------------------------------------------
@@ -105,7 +113,7 @@ class Graph(Resolution):
         rows = []
         for source, edge in preds.items():
             receivers = [
-                [tag, None, None] if cls is None else [tag, self.entries[cls[0]].path, cls[1]]
+                [tag, None, cls] if cls is None or tag in _NAMED_TAGS else [tag, self.entries[cls[0]].path, cls[1]]
                 for tag, cls in edge.receivers
             ]
             rows.append([self.entries[source[0]].path, source[1], edge.kind, sorted(edge.lines), receivers])
@@ -120,6 +128,9 @@ class Graph(Resolution):
                     return None
                 restored = set()
                 for tag, cls_path, cls_name in receivers:
+                    if tag in _NAMED_TAGS:
+                        restored.add((tag, cls_name))
+                        continue
                     cls = None if cls_path is None else self._ref_of(cls_path, cls_name)
                     if cls_path is not None and cls is None:
                         return None
@@ -134,7 +145,7 @@ class Graph(Resolution):
         if ref[1] in (MODULE, MAIN):
             return preds
 
-        def add(source: NodeRef, kind: str, line: int, receiver: tuple = ("plain", None)) -> None:
+        def add(source: NodeRef, kind: str, line: int, receivers: tuple = _PLAIN) -> None:
             if source == ref:
                 return
             edge = preds.get(source)
@@ -145,7 +156,7 @@ class Graph(Resolution):
                     edge.lines.append(line)
                 if edge.kind != kind and _EDGE_RANK[kind] < _EDGE_RANK[edge.kind]:
                     edge.kind = kind
-            edge.receivers.add(receiver)
+            edge.receivers.update(receivers)
 
         number, name = ref
         view = self.view(number)
@@ -158,7 +169,9 @@ class Graph(Resolution):
                 last = name.rpartition(".")[2]
                 if last in CONSTRUCTOR_METHODS:
                     add((number, parent), "constructs", owner.line)
-                elif framework_class(self, (number, parent)):
+                elif framework_class(self, (number, parent)) and not self.is_instance_attribute(ref):
+                    # Its framework calls its methods and reads its class attributes; what
+                    # its own methods keep in `self` is theirs.
                     add((number, parent), "member", owner.line)
             elif owner is not None and owner.kind in ("function", "method"):
                 add((number, parent), "defines", owner.line)
@@ -180,14 +193,30 @@ class Graph(Resolution):
         segments = {name.rpartition(".")[2]}
         if kind == "class":
             segments.add("cls")  # `cls(...)` in the class's own classmethods
+        elif kind in ("method", "function"):
+            segments |= self._built_names(name.rpartition(".")[2])
         searched: set[str] = set()
         while segments - searched:
             segment = (segments - searched).pop()
             searched.add(segment)
             self._scan(segment, ref, kind, target_class, segments, add)
+        if kind in ("function", "method"):
+            self.result_holders(ref, add)
         if kind == "attribute" and not preds:
             add((number, parent), "member", view.defs[parent].line)
         return preds
+
+    def _built_names(self, last: str) -> set[str]:
+        """The run-time names that may look ``last`` up: `cmd_*` for `cmd_add`
+        (`getattr(self, f"cmd_{name}")`), `cmd_add?` (from a table of names)."""
+        if self._prefixes is None:
+            self._prefixes = [segment for segment in self.files.segments() if segment.endswith("*")]
+        found = {segment for segment in self._prefixes if last.startswith(segment[:-1])}
+        if self.files.files_mentioning(last + "?"):
+            found.add(last + "?")
+        return found
+
+    _prefixes: list[str] | None = None
 
     def _collides(self, ref: NodeRef) -> bool:
         return len(self.by_module.get(self.entries[ref[0]].module, ())) > 1
@@ -241,27 +270,60 @@ class Graph(Resolution):
             view = self.view(number)
             if self._is_decorator(view, scope, dotted, line):
                 continue  # `@agent.tool` above a def: the `registers` link says it
+            names = chain_names(dotted)
             if kind == "class":
-                # Only `K(...)` (or `cls(...)` in K) constructs K (and runs its `__init__`);
-                # `isinstance(x, K)`, `super(K, self)`, a type hint or `K.unknown_method()` do not.
-                if not is_call or dotted.replace("()", "").rpartition(".")[2] not in (last, "cls"):
+                # Only `K(...)` (or `cls(...)` in K, or a call of what holds K: `AGENTS[name](...)`)
+                # constructs K (and runs its `__init__`); `isinstance(x, K)`, `super(K, self)`,
+                # a type hint or `K.unknown_method()` do not.
+                if not is_call or not (names[-1] in (last, "cls") or "." not in dotted or dotted.endswith(("]", ")"))):
                     continue
                 use = "calls"
+            elif by_name(dotted):
+                use = BY_NAME  # `getattr(self, f"cmd_{name}")`: every method it may name
             elif not is_call or kind in ("variable", "attribute"):
                 use = "reads" if kind in ("variable", "attribute") else "uses"
             else:
                 use = "calls"
-            receiver = self.receiver(number, scope, dotted) if target_class is not None else ("plain", None)
-            add(self.site(number, scope, line), use, line, receiver)
+            receivers = _PLAIN
+            if target_class is not None:
+                # How the method was reached: only the receivers whose class has it.
+                receivers = tuple(
+                    tag for tag in self.receivers(number, scope, dotted)
+                    if tag[0] != "exact" or ref in self.members_named(tag[1], names[-1])
+                ) or _PLAIN
+            elif kind in ("variable", "attribute") and last in names[:-1]:
+                # `config.llm.model` reads the field `model` of `config.llm`, not all of it.
+                receivers = (("field", names[names.index(last) + 1]),) + self._self_reader(number, scope, names)
+            elif kind == "attribute" and (names[0] in ("self", "cls") or dotted == self.qualified(ref)):
+                # `self.agent` (the facts also write a read of `Cls.agent` in Cls's own
+                # methods as its qualified name): read from an instance of the enclosing class.
+                receivers = self._self_reader(number, scope, ["self"])
+                owner = (ref[0], ref[1].rpartition(".")[0])
+                if not receivers or owner not in self.ancestors(receivers[0][1]):
+                    receivers = _PLAIN
+            elif use == "reads":
+                # `{"reviewer": REVIEW_PROMPT, ...}[role]`: read only when `role` is "reviewer".
+                keyed = view.bindings.get((scope, "=" + dotted))
+                if keyed:
+                    receivers = tuple(("keyed", condition) for condition in keyed)
+            for site in self.sites(number, scope, line, use == "calls"):
+                add(site, use, line, receivers)
+            if use == "reads" and not is_call:
+                # `Reviewer(system=REVIEW_PROMPT)` with `self.system = system` in its
+                # `__init__`: the attribute holds the value too, and its readers read it.
+                for stored in self.stored_arguments(number, scope, dotted, line):
+                    add(stored, "reads", self.line(stored))
         if target_class is not None and segment == last:
             for (number, scope, dotted, line, _call), dispatch, base in uses.overrides:
                 if foreign(number) or ref in self.resolve_use(number, scope, dotted):
                     continue
                 if dispatch is not None and dispatch != target_class and dispatch in self.ancestors(target_class):
-                    add(self.site(number, scope, line), "calls", line, ("dispatch", dispatch))
+                    for site in self.sites(number, scope, line, True):
+                        add(site, "calls", line, (("dispatch", dispatch),))
                 elif base is not None and base != target_class and base in self.ancestors(target_class):
                     # `x.m()` with `x: Base` reaches the override `C.m` of a subclass C.
-                    add(self.site(number, scope, line), "calls", line, ("type", base))
+                    for site in self.sites(number, scope, line, True):
+                        add(site, "calls", line, (("type", base),))
         if kind == "class":
             for number, definition in uses.classes:
                 sub = (number, definition.name)
@@ -272,6 +334,151 @@ class Graph(Resolution):
                 continue
             if ref in self.resolve_dotted(qualified):
                 segments.add(local)  # re-exported under another name: search that one too
+
+    def _self_reader(self, number: int, scope: str, names: list[str]) -> tuple:
+        """`self.agent...` read in a method of C: ("self", C), so a value a subclass keeps
+        in a base class's attribute is not read from a sibling subclass."""
+        if names[0] not in ("self", "cls"):
+            return ()
+        cls = self.enclosing_class(number, scope)
+        return (("self", cls),) if cls is not None else ()
+
+    def result_holders(self, ref: NodeRef, add) -> None:
+        """Attributes that keep what ``ref`` returns, given to a constructor or to
+        `super().__init__` (`role_agent = create_agent(...)`, then
+        `super().__init__(role_agent)` with `self.agent = role_agent`): they hold its
+        result, and who reads them uses it."""
+        last = ref[1].rpartition(".")[2]
+        wanted = self.qualified(ref) + "()" if self.kind(ref) == "function" else None
+        files = {use[0] for use in self._segment_uses(last).hits.get(ref, ()) if use[4]}
+        for number in sorted(files):
+            view = self.view(number)
+            for (scope, callee, line), entries in view.passing().items():
+                for entry in entries:
+                    key, _, te = entry.partition("=")
+                    if te != wanted and not (wanted is None and te.endswith(f".{last}()") and ref in self._chain_targets(number, scope, te[:-2])):
+                        continue
+                    # Only the object's own attributes (`super().__init__(agent)`, `self.setup(agent)`):
+                    # a value handed to another object is that object's business.
+                    owner = self.enclosing_class(number, scope) if callee.startswith(("super()", "self.")) else None
+                    if owner is None:
+                        continue
+                    tags = (("holder", owner), ("via", (number, scope)))
+                    for target in self.resolve_use(number, scope, callee):
+                        for stored in self._stored_parameter(target, key):
+                            add(stored, "calls", line if stored[0] == number else self.line(stored), tags)
+
+    def stored_arguments(self, number: int, scope: str, dotted: str, line: int) -> list[NodeRef]:
+        """The attributes that keep a value passed on ``line`` (the read ``dotted`` as an
+        argument of a call there): `self.NAME = param` in the method called (a
+        constructor: its class's `__init__`), or the field NAME of a dataclass or
+        pydantic class constructed with `NAME=value`."""
+        view = self.view(number)
+        out: list[NodeRef] = []
+        for _scope, callee, call_line in view.calls_in(scope):
+            if call_line != line:
+                continue
+            for entry in view.arguments(scope, callee, call_line):
+                key, _, te = entry.partition("=")
+                if te == dotted:
+                    for target in self.resolve_use(number, scope, callee):
+                        out += self._stored_parameter(target, key)
+        return list(dict.fromkeys(out))
+
+    def _stored_parameter(self, callee: NodeRef, key: str) -> list[NodeRef]:
+        kind = self.kind(callee)
+        out: list[NodeRef] = []
+        if kind == "class":
+            if not key.isdigit():
+                for found in self.lookup_member(callee, key):
+                    if self.kind(found) == "attribute":
+                        out.append(found)  # a field set by the constructor
+            methods = self.lookup_member(callee, "__init__")
+        elif kind == "method":
+            methods = [callee]
+        else:
+            return out
+        for method in methods:
+            owner = method[1].rpartition(".")[0]
+            position = str(int(key) + 1) if key.isdigit() else None
+            prefix = "{" + method[1] + ":"
+            view = self.view(method[0])
+            for (scope, name), types in view.bindings.items():
+                if scope != owner or not name.startswith("self."):
+                    continue
+                for te in types:
+                    if te.startswith(prefix) and te.endswith("}"):
+                        _, slot, pname = te[1:-1].rsplit(":", 2)
+                        if pname == key or slot == position:
+                            # `self.NAME = param`, or `self.NAME=` for a typed parameter.
+                            found = (method[0], f"{owner}.{name[5:].rstrip('=')}")
+                            if self.kind(found) == "attribute":
+                                out.append(found)
+        return out
+
+    def keyed_edge(self, source: NodeRef, target: NodeRef, edge: Edge, conditions: frozenset) -> Edge | None:
+        """``edge`` as far as its calls of ``target`` can satisfy one of ``conditions``
+        (`0:role=reviewer`: the parameter `role`, first after `self`, is "reviewer"), or
+        None. A call that passes another constant for it cannot; any other call can.
+        For an attribute that keeps the result, the calls are where it was given
+        (`via`), and only the classes given it there are kept."""
+        definition = self.definition(target)
+        offset = 1 if self.kind(target) == "method" and not (definition and "staticmethod" in definition.decorators) else 0
+        via = [site for tag, site in edge.receivers if tag == "via"]
+        passing: list[NodeRef] = []
+        seen = False
+        for site in via or [source]:
+            view = self.view(site[0])
+            for _scope, callee, line in view.calls_in(site[1]):
+                if (not via and line not in edge.lines) or target not in self.resolve_use(site[0], site[1], callee):
+                    continue
+                seen = True
+                if self._passes(view.arguments(site[1], callee, line), conditions, offset):
+                    passing.append(site)
+                    break
+        if not seen:
+            return edge
+        if not passing:
+            return None
+        if not via:
+            return edge
+        owners = {self.enclosing_class(site[0], site[1]) for site in passing}
+        kept = {
+            (tag, cls) for tag, cls in edge.receivers
+            if (tag == "via" and cls in passing) or (tag == "holder" and cls in owners) or tag not in ("via", "holder")
+        }
+        return Edge(edge.kind, edge.lines, kept)
+
+    @staticmethod
+    def _passes(arguments: list[str], conditions: frozenset, offset: int) -> bool:
+        passed = dict(entry.split("=", 1) for entry in arguments)
+        for condition in conditions:
+            where, _, key = condition.partition("=")
+            slot, _, pname = where.partition(":")
+            given = passed.get(pname)
+            if given is None and slot.isdigit():
+                given = passed.get(str(int(slot) - offset))
+            if given is None or given[:1] != "'" or given[1:] == key:
+                return True
+        return False
+
+    def is_instance_attribute(self, ref: NodeRef) -> bool:
+        """An attribute first set in a method (`self.agent = agent`), not in the class body."""
+        definition = self.definition(ref)
+        if definition is None or definition.kind != "attribute":
+            return False
+        view = self.view(ref[0])
+        owner = ref[1].rpartition(".")[0]
+        return any(
+            start <= definition.line <= end and view.defs[name].kind == "method"
+            for start, end, name in view.children.get(owner, ())
+        )
+
+    def holds_objects(self, ref: NodeRef) -> bool:
+        """Does a variable or attribute hold instances of the project's classes (whose
+        methods the graph follows), rather than text or a library's object?"""
+        values = self.deref(ref)
+        return bool(values) and all(value[0] == "inst" for value in values)
 
     def _is_decorator(self, view: FileView, scope: str, dotted: str, line: int) -> bool:
         """Is this use the decorator of a definition just below it?"""
@@ -288,10 +495,8 @@ class Graph(Resolution):
 
     # -- whole graph ------------------------------------------------------------------------
     def full(self):
-        """Every edge of the project as a networkx DiGraph (slow on big projects)."""
-        import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
-
-        graph = nx.DiGraph()
+        """Every edge of the project as a ``nodes.DiGraph`` (slow on big projects)."""
+        graph = DiGraph()
         for number in range(len(self.entries)):
             view = self.view(number)
             for name in view.defs:

@@ -32,6 +32,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -43,10 +44,11 @@ from agentlint.engine.config import Settings
 from agentlint.engine.discovery import _Matcher, display_path, walk_tree
 from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
+from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head_name
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
 from agentlint.facts.module import FACTS_VERSION
 
-INDEX_FORMAT = 7
+INDEX_FORMAT = 8
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -97,7 +99,9 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     ]
     reads = [(r["scope"], r["name"], r["line"]) for r in references]
     annotations = tuple((r["scope"], r["name"], r["line"]) for r in facts.get("annotation_references", ()))
-    uses = [f"C\t{c['scope']}\t{c['callee']}\t{c['line']}\n" for c in calls]
+    uses = [
+        f"C\t{c['scope']}\t{c['callee']}\t{c['line']}{_arguments(c)}\n" for c in calls
+    ]
     uses += [f"R\t{scope}\t{name}\t{line}\n" for scope, name, line in _without(reads, annotations)]
     # Segments a question scans for (named by a call, a read, an import, a base or a
     # decorator), and the others, marked `=`: names only defined or bound here, which
@@ -111,7 +115,10 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
 
     def live(scope: str, dotted: str) -> bool:
         head, dot, _ = dotted.partition(".")
-        if not dot or "(" in head or head in SELF_NAMES or head in roots or (scope, head) in bound:
+        if not dot or "(" in head:
+            return True
+        head = head_name(head)
+        if head in SELF_NAMES or head in roots or (scope, head) in bound:
             return True
         prefix = scope
         while prefix and prefix != MODULE_SCOPE:
@@ -129,17 +136,16 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
             used.update(dotted.split("."))
     dead: set[str] = set()
     for c in calls:
-        parts = c["callee"].replace("()", "").split(".")
-        (used if live(c["scope"], c["callee"]) else dead).update(parts)
+        (used if live(c["scope"], c["callee"]) else dead).update(chain_names(c["callee"]))
     for scope, name, _line in reads:
-        (used if live(scope, name) else dead).update(name.split("."))
+        (used if live(scope, name) else dead).update(chain_names(name))
     dead -= used
     used |= dead
     defined: set[str] = set()
     for d in definitions:
         defined.update(d["name"].split("."))
     for b in bindings:
-        defined.update(b["type"].split("."))
+        defined.update(_NAMES.findall(b["type"]))
         defined.update(b["name"].split("."))
     used.discard("")
     used.discard("*")
@@ -148,6 +154,14 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     defined.discard("*")
     segments = sorted(used - dead) + sorted("~" + name for name in dead) + sorted("=" + name for name in defined)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(segments)
+
+
+_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _arguments(call: dict[str, Any]) -> str:
+    args = call.get("args")
+    return ARGS_MARK + ARGS_SEPARATOR.join(args) if args else ""
 
 
 def _without(items: list, removed: tuple) -> list:

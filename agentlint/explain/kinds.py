@@ -63,6 +63,28 @@ def framework_class(graph: Resolution, ref: NodeRef) -> bool:
     return _class_kind(graph, ref, framework=True) is not None
 
 
+def labels(graph: Resolution, ref: NodeRef) -> list[tuple[str, str]]:
+    """``classify``, once per node of a question."""
+    known = graph.labels_memo.get(ref)
+    if known is None:
+        known = graph.labels_memo[ref] = classify(graph, ref)
+    return known
+
+
+_ROOT_WHY = ("tool (@", "tool class", "method of tool class", "route handler", "CLI command", "`if __name__")
+
+
+def is_root(graph: Resolution, ref: NodeRef) -> bool:
+    """Where the blast radius stops: an entry point the outside calls (a route handler,
+    a CLI command, a `__main__` block) or a tool (its framework calls it); not a
+    function merely named `main`, which the project's own code may call."""
+    return any(why.startswith(_ROOT_WHY) for _group, why in labels(graph, ref))
+
+
+def is_test(graph: Resolution, ref: NodeRef) -> bool:
+    return any(group == "tests" for group, _why in labels(graph, ref))
+
+
 def classify(graph: Resolution, ref: NodeRef) -> list[tuple[str, str]]:
     """[(group, why)] for a node; empty for an ordinary function."""
     number, name = ref

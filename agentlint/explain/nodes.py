@@ -9,6 +9,7 @@ the index lazily: definitions on first look-up, uses only when a question asks.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,7 @@ _BUILTIN_METHODS = frozenset(
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
 
 
-GRAPH_VERSION = 2
+GRAPH_VERSION = 3
 """Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
 
 
@@ -54,9 +55,111 @@ def _counts_when_stopped(name: str) -> bool:
     return not (name.startswith("__") or name in _BUILTIN_METHODS)
 
 
+_OPS = re.compile(r"\(\)|\[[^\]]*\]")
+_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def chain_names(dotted: str) -> list[str]:
+    """The names of a use (``facts.bindings`` chains): `agents[reviewer].run` ->
+    `agents`, `run`; `pkg.Foo().m` -> `pkg`, `Foo`, `m`; `self.cmd_*` -> `self`, `cmd_*`."""
+    if "(" in dotted or "[" in dotted:
+        dotted = _OPS.sub("", dotted)
+    return dotted.split(".")
+
+
+def head_name(dotted: str) -> str:
+    """The first name of a use or type expression (`agents` of `agents[reviewer].run`)."""
+    found = _HEAD.match(dotted)
+    return found.group(0) if found else ""
+
+
+BY_NAME = "dispatched by name"
+"""The link from a use of a name built at run time (`getattr(self, f"cmd_{name}")`) to
+each definition it may name."""
+
+
+def by_name(dotted: str) -> bool:
+    """A use of a name built or looked up at run time (`self.cmd_*`, `self.outline?`)."""
+    return dotted.endswith(("*", "?"))
+
+
 def memo_nodes(memo: dict) -> int:
     """How many nodes a memo holds (each function also has its unresolved calls)."""
     return sum(1 for key in memo if not key.endswith(_UNRESOLVED))
+
+
+class _Edges:
+    """``graph.edges(data=True)`` and ``graph.edges[u, v]``, as networkx spells them."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: "DiGraph") -> None:
+        self._graph = graph
+
+    def __call__(self, data: bool = False) -> list:
+        succ = self._graph._succ
+        if data:
+            return [(u, v, d) for u, targets in succ.items() for v, d in targets.items()]
+        return [(u, v) for u, targets in succ.items() for v in targets]
+
+    def __getitem__(self, pair: tuple) -> dict:
+        return self._graph._succ[pair[0]][pair[1]]
+
+    def __iter__(self):
+        return iter(self())
+
+    def __len__(self) -> int:
+        return sum(len(targets) for targets in self._graph._succ.values())
+
+
+class DiGraph:
+    """A directed graph with the few operations the answer uses (nodes in insertion
+    order, edge data dicts, degrees, successors), as networkx names them; importing
+    networkx costs 0.1-0.2 s, most of a warm answer."""
+
+    def __init__(self) -> None:
+        self._succ: dict[Any, dict[Any, dict]] = {}
+        self._pred: dict[Any, dict[Any, dict]] = {}
+
+    def add_node(self, node: Any) -> None:
+        if node not in self._succ:
+            self._succ[node] = {}
+            self._pred[node] = {}
+
+    def add_edge(self, source: Any, target: Any, **data: Any) -> None:
+        self.add_node(source)
+        self.add_node(target)
+        found = self._succ[source].get(target)
+        if found is None:
+            found = self._succ[source][target] = {}
+            self._pred[target][source] = found
+        found.update(data)
+
+    @property
+    def nodes(self) -> list:
+        return list(self._succ)
+
+    @property
+    def edges(self) -> _Edges:
+        return _Edges(self)
+
+    def successors(self, node: Any) -> list:
+        return list(self._succ.get(node, ()))
+
+    def predecessors(self, node: Any) -> list:
+        return list(self._pred.get(node, ()))
+
+    def out_degree(self, node: Any) -> int:
+        return len(self._succ.get(node, ()))
+
+    def in_degree(self, node: Any) -> int:
+        return len(self._pred.get(node, ()))
+
+    def __contains__(self, node: Any) -> bool:
+        return node in self._succ
+
+    def __len__(self) -> int:
+        return len(self._succ)
 
 
 @dataclass
@@ -94,6 +197,7 @@ class FileView:
     definition_rows: list[list]
     _children: dict[str, list[tuple[int, int, str]]] | None = None
     _calls_by_scope: dict[str, list[tuple[str, str, int]]] | None = None
+    _arguments: dict[tuple[str, str, int], list[str]] | None = None
     _mentions: dict[str, list[tuple[str, str, int, bool]]] = field(default_factory=dict)
 
     @property
@@ -141,12 +245,33 @@ class FileView:
     def calls_in(self, scope: str) -> list[tuple[str, str, int]]:
         if self._calls_by_scope is None:
             grouped: dict[str, list[tuple[str, str, int]]] = {}
-            for row in self.uses_text.splitlines():
-                tag, where, dotted, line = row.split("\t")
+            for row in self.uses_text.split("\n"):
+                if not row:
+                    continue
+                tag, where, dotted, line = row.split("\t")[:4]
                 if tag == "C":
                     grouped.setdefault(where, []).append((where, dotted, int(line)))
             self._calls_by_scope = grouped
         return self._calls_by_scope.get(scope, [])
+
+    def arguments(self, scope: str, dotted: str, line: int) -> list[str]:
+        """What the call of ``dotted`` at ``line`` passes (``CallFact.args``: `0=self`)."""
+        return self.passing().get((scope, dotted, line), [])
+
+    def passing(self) -> dict[tuple[str, str, int], list[str]]:
+        """(scope, callee, line) -> what the call passes, for every call that passes something."""
+        if self._arguments is None:
+            found: dict[tuple[str, str, int], list[str]] = {}
+            text = self.uses_text
+            at = text.find(ARGS_MARK)
+            while at >= 0:
+                start = text.rfind("\n", 0, at) + 1
+                stop = text.find("\n", at)
+                fields = text[start:stop].split("\t")
+                found.setdefault((fields[1], fields[2], int(fields[3])), []).extend(fields[4][1:].split(ARGS_SEPARATOR))
+                at = text.find(ARGS_MARK, stop)
+            self._arguments = found
+        return self._arguments
 
 
 def uses_mentioning(text: str, segment: str) -> list[tuple[str, str, int, bool]]:
@@ -155,21 +280,26 @@ def uses_mentioning(text: str, segment: str) -> list[tuple[str, str, int, bool]]
     found: list[tuple[str, str, int, bool]] = []
     seen: set[int] = set()
     # A dotted part starts the third column (after a tab) or follows a dot, and is
-    # followed by a dot, `()` or the tab before the line number.
+    # followed by a dot, `()`, `[` or the tab before the line number.
     for needle in ("\t" + segment, "." + segment):
         at = text.find(needle)
         while at >= 0:
             end = at + len(needle)
-            if end < len(text) and text[end] in ".\t(":
+            if end < len(text) and text[end] in ".\t([":
                 start = text.rfind("\n", 0, at) + 1
                 if start not in seen:
                     stop = text.find("\n", end)
-                    tag, scope, dotted, line = text[start:stop].split("\t")
-                    if segment in dotted.replace("()", "").split("."):
+                    tag, scope, dotted, line = text[start:stop].split("\t")[:4]
+                    if segment in chain_names(dotted):
                         seen.add(start)
                         found.append((scope, dotted, int(line), tag == "C"))
             at = text.find(needle, end)
     return found
+
+
+ARGS_MARK = "\t\x1e"
+"""Starts the fifth column of a call line: what it passes (``CallFact.args``)."""
+ARGS_SEPARATOR = "\x1f"
 
 
 def _parent(name: str) -> str:

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from agentlint.explain.graph import Graph
-from agentlint.explain.nodes import Edge, NodeRef
+from agentlint.explain.kinds import is_root, is_test
+from agentlint.explain.nodes import DiGraph, Edge, NodeRef
 
 _INCOMPATIBLE = object()
+_NAMES = ("field", "keyed", "via")
 
 
 def _narrow(graph: Graph, a: NodeRef | None, b: NodeRef | None):
@@ -37,7 +39,11 @@ def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge, s
         # instance is still a `constraint`; a sibling subclass is not one.
         narrowed = _narrow(graph, constraint, source)
         return set() if narrowed is _INCOMPATIBLE else {narrowed}
-    for tag, cls in edge.receivers:
+    tags = edge.receivers
+    if any(tag not in _NAMES for tag, _cls in tags):
+        # A field read or a key condition says what is read, not who holds the object.
+        tags = {(tag, cls) for tag, cls in tags if tag not in _NAMES}
+    for tag, cls in tags:
         if tag == "dispatch":
             owner = (node[0], node[1].rpartition(".")[0])
             narrowed = _narrow(graph, constraint, owner)
@@ -54,6 +60,13 @@ def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge, s
                 narrowed = None
         elif tag == "type":
             narrowed = None if _narrow(graph, constraint, cls) is not _INCOMPATIBLE else _INCOMPATIBLE
+        elif tag == "exact":
+            # Made as exactly that class: it is a `constraint` only if that class is one.
+            narrowed = None if constraint is None or constraint in graph.ancestors(cls) else _INCOMPATIBLE
+        elif tag == "holder":
+            # `super().__init__(agent)` in C keeps the value in an attribute of the base
+            # class: who reads it reads it from a C.
+            narrowed = _narrow(graph, constraint, cls)
         else:
             narrowed = None
         if narrowed is not _INCOMPATIBLE:
@@ -61,35 +74,65 @@ def _step(graph: Graph, constraint: NodeRef | None, node: NodeRef, edge: Edge, s
     return out
 
 
+def _other_field(edge: Edge, member: NodeRef) -> bool:
+    """Does the edge only read other fields than ``member`` of what it reads
+    (`config.llm.model` when the search is about `LLMConfig.api_key`)?"""
+    name = member[1].rpartition(".")[2]
+    others = [(tag, cls) for tag, cls in edge.receivers if tag != "self"]
+    fields = [cls for tag, cls in others if tag == "field"]
+    return bool(fields) and len(fields) == len(others) and name not in fields
+
+
 def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = None):
-    """Breadth-first over predecessors from ``targets``: (networkx DiGraph of the nodes
+    """Breadth-first over predecessors from ``targets``: (DiGraph of the nodes
     reached, {node: distance}). The search carries a class constraint through methods
     (see ``_step``), so a base-class method that calls an overridden method does not
-    bring in the callers that use a sibling subclass."""
-    import networkx as nx  # imported on use: 0.1-0.2 s that an answer without a graph search never pays
+    bring in the callers that use a sibling subclass.
 
-    out = nx.DiGraph()
+    The search stops at roots: entry points (a route handler, a CLI command, a
+    `__main__` block) and tools (the framework calls them): only the tests that use them
+    directly are added above them."""
+    out = DiGraph()
     distance: dict[NodeRef, int] = {}
     seen: set = set()
-    # (node, class constraint, member): `member` is the attribute or method a class was
-    # reached from through a `member` link (`B.attr` unread, so `B` uses it); a subclass
-    # that overrides it does not use `B.attr`, so `inherits` links to it are not followed.
-    frontier: list[tuple[NodeRef, NodeRef | None, NodeRef | None]] = []
+    # (node, class constraint, member, holder): `member` is the attribute or method a
+    # class was reached from through a `member` link (`B.attr` unread, so `B` uses it); a
+    # subclass that overrides it does not use `B.attr`, so `inherits` links to it are not
+    # followed. `holder`: a variable or attribute reached because its value is made by
+    # what was reached (`self.coder = get_coder()`), holding an object of the project:
+    # who reads it uses that object, and its methods are followed where they lead, so
+    # its readers are not all brought in.
+    # `keys`: the node reads what led here only for some values of a parameter (a table
+    # looked up by it: `{"reviewer": REVIEW_PROMPT}[role]`); a caller passing another
+    # constant for it is not followed.
+    frontier: list[tuple] = []
     for target in targets:
         if target not in distance:
             distance[target] = 0
-            frontier.append((target, None, None))
-            seen.add((target, None, None))
+            frontier.append((target, None, None, False, None))
+            seen.add((target, None, None, False, None))
             out.add_node(target)
     level = 0
+    targets_set = set(distance)
     while frontier and (depth is None or level < depth):
         level += 1
-        following: list[tuple[NodeRef, NodeRef | None, NodeRef | None]] = []
-        for node, constraint, member in frontier:
+        following: list[tuple] = []
+        for node, constraint, member, holder, keys in frontier:
+            root = node not in targets_set and is_root(graph, node)
             for source, edge in graph.predecessors(node).items():
+                if root and not is_test(graph, source):
+                    continue
+                if holder and edge.kind in ("reads", "uses"):
+                    continue
+                if keys and edge.kind == "calls":
+                    edge = graph.keyed_edge(source, node, edge, keys)
+                    if edge is None:
+                        continue  # passes another key: never reads what led here
                 if member is not None and edge.kind == "inherits":
                     if graph.lookup_member(source, member[1].rpartition(".")[2]) not in ([member], []):
                         continue  # the subclass has its own: it never uses this one
+                if member is not None and edge.kind == "reads" and _other_field(edge, member):
+                    continue  # reads another field of the object that holds `member`
                 states = _step(graph, constraint, node, edge, source)
                 if not states:
                     continue
@@ -105,11 +148,24 @@ def reverse_reach(graph: Graph, targets: Iterable[NodeRef], depth: int | None = 
                     carried = node
                 elif edge.kind == "inherits":
                     carried = member
+                elif edge.kind == "calls" and graph.kind(node) == "class" and graph.kind(source) in ("variable", "attribute"):
+                    # `llm = LLMConfig()` holds the class whose unread `member` led here:
+                    # its readers that read other fields of it do not use `member`.
+                    carried = member
                 else:
                     carried = None
+                held = (
+                    carried is None
+                    and edge.kind == "calls"
+                    and graph.kind(source) in ("variable", "attribute")
+                    and graph.kind(node) in ("function", "method", "class")
+                    and graph.holds_objects(source)
+                )
+                conditions = [cls for tag, cls in edge.receivers if tag == "keyed"]
+                keyed = frozenset(conditions) if conditions and len(conditions) == len(edge.receivers) else None
                 for state in states:
-                    if (source, state, carried) not in seen:
-                        seen.add((source, state, carried))
-                        following.append((source, state, carried))
+                    if (source, state, carried, held, keyed) not in seen:
+                        seen.add((source, state, carried, held, keyed))
+                        following.append((source, state, carried, held, keyed))
         frontier = following
     return out, distance

@@ -219,7 +219,7 @@ def _all_nodes(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def _dot(data: dict[str, Any]) -> str:
     nodes = _all_nodes(data)
     targets = {d["id"] for d in data["definitions"]} | {e["to"] for e in data["edges"] if e["to"] not in {d["id"] for d in data["readers"] + data["callers"]}}
-    out = [f'digraph explain {{', '  rankdir=LR;', '  node [shape=box, style="rounded,filled", fontname="Helvetica", fillcolor="#ffffff"];']
+    out = ['digraph explain {', '  rankdir=LR;', '  node [shape=box, style="rounded,filled", fontname="Helvetica", fillcolor="#ffffff"];']
     for node_id, node in nodes.items():
         label = _escape_dot(node["qualified"]) + (f"\\n{_escape_dot(_where(node))}" if node.get("path") else "")
         colour = "#ffcdd2" if node_id in targets else _COLOURS[(node.get("groups") or ["other"])[0]]

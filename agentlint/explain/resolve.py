@@ -24,6 +24,7 @@ from agentlint.explain.nodes import (
     _namespace_names,
     _SegmentUses,
     _view,
+    head_name,
     uses_mentioning,
 )
 
@@ -61,6 +62,9 @@ class Resolution:
         self._receivers: dict[tuple[int, str, str], tuple] = {}
         self._project_map: Any = None
         self._project_of: dict[int, str] = {}
+        self._gathering: set[str] = set()
+        self.labels_memo: dict[NodeRef, list[tuple[str, str]]] = {}
+        """What kind of place each node is (``kinds.labels``)."""
 
     # -- files ---------------------------------------------------------------------
     def view(self, number: int) -> FileView:
@@ -159,6 +163,10 @@ class Resolution:
             found = self.resolve_dotted(".".join([base, *rest]), hops + 1, strict)
             if found:
                 return found
+        lazy = view.bindings.get((MODULE, f"__getattr__:{rest[0]}"))
+        if lazy:
+            # A package that imports on first use (its module `__getattr__`).
+            return self.resolve_from(number, ".".join([lazy[0], *rest[1:]]), hops + 1, strict)
         return []
 
     def _strict_members(self, ref: NodeRef, rest: list[str]) -> list[NodeRef]:
@@ -185,59 +193,15 @@ class Resolution:
             return [ref]
         if definition.kind in ("variable", "attribute"):
             # Every type the receiver may have (`x: A | B`, branches): each one's member.
-            found = []
-            for type_ in self.types_of(ref):
-                found += self.type_member(ref[0], type_, rest, hops + 1)
+            found = self.typed_members(ref, rest)
             if found:
-                return list(dict.fromkeys(found))
+                return found
         return [ref]
 
-    def _classes_of(self, number: int, type_: str, hops: int) -> list[NodeRef]:
-        """The project classes a type name of file ``number`` stands for: a class; a
-        variable's type (`runner = DEFAULT_RUNNER`); what a function returns
-        (`agent = make_agent()`, `coder = Coder.create()`), through further functions."""
-        classes: list[NodeRef] = []
-        for found in self._resolve_name(number, type_, hops):
-            kind = self.kind(found)
-            if kind == "class":
-                classes.append(found)
-            elif hops < MAX_HOPS and kind in ("variable", "attribute", "function", "method"):
-                inner_types = self.types_of(found) if kind in ("variable", "attribute") else self.returns_of(found)
-                for inner in inner_types:
-                    classes += self._classes_of(found[0], inner, hops + 1)
-        return list(dict.fromkeys(classes))
-
-    def returns_of(self, ref: NodeRef) -> tuple[str, ...]:
-        definition = self.definition(ref)
-        return definition.returns if definition is not None else ()
-
-    def types_of(self, ref: NodeRef) -> list[str]:
-        view = self.view(ref[0])
-        definition = view.defs.get(ref[1])
-        if definition is None:
-            return []
-        if definition.kind == "variable":
-            return view.bindings.get((MODULE, ref[1]), [])
-        if definition.kind == "attribute":
-            owner, _, attr = ref[1].rpartition(".")
-            return view.bindings.get((owner, f"self.{attr}"), [])
-        return []
-
-    def type_member(self, number: int, type_: str, rest: list[str], hops: int = 0) -> list[NodeRef]:
-        """``rest`` looked up on an instance of ``type_`` (a dotted name from the facts of
-        file ``number``)."""
-        classes = self._classes_of(number, type_, hops)
-        out: list[NodeRef] = []
-        for cls in classes:
-            members = self.lookup_member(cls, rest[0])
-            for member in members:
-                out += self.member_chain(member, rest[1:], hops + 1)
-            if not members and len(rest) > 1 and hops < MAX_HOPS:
-                # `researcher.prompt_family.curate()`: an instance attribute set in the
-                # class (`self.prompt_family = PromptFamily()`), then a member of its type.
-                for owner_number, inner in self.self_attr_types(cls, rest[0]):
-                    out += self.type_member(owner_number, inner, rest[1:], hops + 1)
-        return out
+    def typed_members(self, ref: NodeRef, rest: list[str]) -> list[NodeRef]:
+        """``rest`` looked up on what the variable or attribute ``ref`` holds (its type
+        expressions; see ``values.Values``)."""
+        raise NotImplementedError
 
     def _resolve_name(self, number: int, dotted: str, hops: int = 0) -> list[NodeRef]:
         found = self.resolve_from(number, dotted, hops)
@@ -281,30 +245,6 @@ class Resolution:
                 return [(owner[0], name)]
         return []
 
-    def self_attr_types(self, cls: NodeRef, attr: str) -> list[tuple[int, str]]:
-        """Types bound to ``self.attr`` in the class or its bases: (file number, type)."""
-        out: list[tuple[int, str]] = []
-        for owner in self.ancestors(cls):
-            out += [(owner[0], t) for t in self.view(owner[0]).bindings.get((owner[1], f"self.{attr}"), [])]
-        return out
-
-    def attribute_holders(self, cls: NodeRef, attr: str) -> list[tuple[NodeRef, NodeRef | None]]:
-        """The subclasses of ``cls`` that define the class attribute ``attr`` or bind
-        ``self.attr`` themselves: (subclass, its attribute definition or None)."""
-        key = (cls, attr)
-        known = self._holders.get(key)
-        if known is None:
-            known = self._holders[key] = []
-            for sub in self.descendants(cls):
-                view = self.view(sub[0])
-                name = f"{sub[1]}.{attr}"
-                definition = view.defs.get(name)
-                if definition is not None and definition.kind == "attribute":
-                    known.append((sub, (sub[0], name)))
-                elif (sub[1], f"self.{attr}") in view.bindings:
-                    known.append((sub, None))
-        return known
-
     def descendants(self, cls: NodeRef) -> list[NodeRef]:
         """Every subclass of ``cls`` in the project, nearest first."""
         known = self._descendants.get(cls)
@@ -340,83 +280,30 @@ class Resolution:
         key = (number, scope, dotted)
         known = self._resolved.get(key)
         if known is None:
+            # While it is resolved (a parameter's callers may lead back here): nothing.
+            self._resolved[key] = ()
             known = self._resolved[key] = tuple(dict.fromkeys(self._resolve_use(number, scope, dotted)))
         return known
 
     def _resolve_use(self, number: int, scope: str, dotted: str) -> list[NodeRef]:
-        head, _, rest_text = dotted.partition(".")
-        rest = rest_text.split(".") if rest_text else []
-        if dotted == "cls":
-            # `cls(...)` in a classmethod constructs the class.
-            cls = self.enclosing_class(number, scope)
-            return [cls] if cls is not None else []
-        if head in SELF_NAMES and rest:
-            cls = self.enclosing_class(number, scope)
-            if cls is None:
-                return []
-            members = self.lookup_member(cls, rest[0])
-            if members:
-                out: list[NodeRef] = []
-                for member in members:
-                    out += self.member_chain(member, rest[1:])
-                return out
-            out = []
-            if len(rest) > 1:
-                for owner_number, type_ in self.self_attr_types(cls, rest[0]):
-                    out += self.type_member(owner_number, type_, rest[1:])
-                if not out:
-                    # The base class reads `self.prompts.X` and each subclass sets
-                    # `prompts`: what the subclasses hold.
-                    for sub, member in self.attribute_holders(cls, rest[0]):
-                        if member is not None:
-                            out += self.member_chain(member, rest[1:])
-                        for owner_number, type_ in self.self_attr_types(sub, rest[0]):
-                            out += self.type_member(owner_number, type_, rest[1:])
-                    out = list(dict.fromkeys(out))
-            return out
-        if "()." in dotted:
-            receiver, _, member = dotted.partition("().")
-            members = member.split(".")
-            if receiver == "super":
-                cls = self.enclosing_class(number, scope)
-                if cls is None:
-                    return []
-                for base in self.bases(cls):
-                    found = self.lookup_member(base, members[0])
-                    if found:
-                        return found
-                return []
-            # `Foo().m()`: a method of a fresh instance.
-            return self.type_member(number, receiver, members) if self.view(number).roots & {receiver.partition(".")[0]} else []
-        view = self.view(number)
-        if rest and head in view.roots:
-            found = self.resolve_from(number, dotted)
-            if found:
-                return found
-        # A receiver whose type is known in this scope: `x = Foo(); x.m()`.
-        if rest:
-            types = view.bindings.get((scope, head))
-            if types:
-                out = []
-                for type_ in types:
-                    out += self.type_member(number, type_, rest)
-                if out:
-                    return out
-        # A nested function (or class) of an enclosing function. A class body's names
-        # are not visible from its methods: `commit.tree` in a method is a local
-        # `commit`, never the method `commit` of the class.
-        prefix = scope if scope != MODULE else ""
-        while prefix:
-            owner = view.defs.get(prefix)
-            if owner is not None and (owner.kind in ("function", "method") or prefix == scope):
-                candidate = f"{prefix}.{head}"
-                definition = view.defs.get(candidate)
-                if definition is not None and definition.kind != "attribute":
-                    return self.member_chain((number, candidate), rest)
-            prefix = prefix.rpartition(".")[0]
-        return []
+        """(the values layer: ``values.Values``)"""
+        raise NotImplementedError
+
+    def receivers(self, number: int, scope: str, dotted: str) -> tuple[tuple, ...]:
+        """What a method call's receiver is known to be (see ``Edge.receivers``; the
+        values layer)."""
+        raise NotImplementedError
 
     # -- where a use sits --------------------------------------------------------------
+    def sites(self, number: int, scope: str, line: int, is_call: bool) -> list[NodeRef]:
+        """The nodes a use belongs to (``site``); a call in the statement that first sets
+        an instance attribute (`self.scorer = make_scorer(...)` in `__init__`) is also a
+        call of that method: constructing the object runs it."""
+        found = self.site(number, scope, line)
+        if is_call and found[1] != scope and scope != MODULE and self.kind(found) == "attribute":
+            return [found, (number, scope)]
+        return [found]
+
     def site(self, number: int, scope: str, line: int) -> NodeRef:
         """The node that a call or read at ``line`` inside ``scope`` belongs to."""
         view = self.view(number)
@@ -503,11 +390,19 @@ class Resolution:
         if numbers is None:
             found = self._segments.get(segment)
             if found is None:
+                if segment in self._gathering:
+                    # Asked again while gathered (a parameter whose callers lead back to
+                    # the same name): what is known so far, nothing.
+                    return _SegmentUses({}, [], [], [])
                 # Files where only locals of unknown type use the name: nothing to resolve
                 # there, only calls to count for "stopped early" (never for builtin-like
                 # or dunder names), read from the use lines without decoding the facts.
                 live = self.files.files_using(segment, True)
-                found = self._segments[segment] = self._gather(segment, live)
+                self._gathering.add(segment)
+                try:
+                    found = self._segments[segment] = self._gather(segment, live)
+                finally:
+                    self._gathering.discard(segment)
                 if _counts_when_stopped(segment):
                     resolvable = set(live)
                     for number in self.files.files_using(segment):
@@ -546,22 +441,27 @@ class Resolution:
                 found.hits.setdefault(target, []).append(use)
             # `editor.run()` on a module-level `editor = Editor(...)`: the call goes to
             # `Editor.run`, and it also reads `editor` (and what its constructor got).
+            # The use keeps the whole name: which field of the object it reads.
             parts = dotted.split(".")
-            if len(parts) > 1 and segment in parts[:-1] and "()" not in dotted:
+            if len(parts) > 1 and segment in parts[:-1] and "(" not in dotted and "[" not in dotted:
                 prefix = ".".join(parts[: parts.index(segment) + 1])
                 for target in self.resolve_use(number, scope, prefix):
                     if target not in targets and self.kind(target) in ("variable", "attribute"):
-                        found.hits.setdefault(target, []).append((number, scope, prefix, line, False))
+                        found.hits.setdefault(target, []).append((number, scope, dotted, line, False))
             if is_call and dotted.rpartition(".")[2] == segment:
                 if not targets and self.unknown_receiver(view, dotted):
                     found.unresolved.append(use)
                 # A call that may reach an override in a subclass: `self.m()` in a base
-                # class, or `x.m()` with `x: Base`.
+                # class, or `x.m()` with `x: Base` (not `x = Base()`: exactly a Base).
                 head, _, rest = dotted.partition(".")
-                dispatch = self.enclosing_class(number, scope) if head in SELF_NAMES and rest == segment else None
-                tag, base = self.receiver(number, scope, dotted)
-                if dispatch is not None or tag == "type":
-                    found.overrides.append((use, dispatch, base if tag == "type" else None))
+                if head in SELF_NAMES and rest == segment:
+                    dispatch = self.enclosing_class(number, scope)
+                    if dispatch is not None:
+                        found.overrides.append((use, dispatch, None))
+                else:
+                    for tag, base in self.receivers(number, scope, dotted):
+                        if tag == "type":
+                            found.overrides.append((use, None, base))
         found.classes = [(number, definition) for definition in view.subclasses_naming(segment)]
         found.imports = [(number, local, qualified) for local, qualified in view.imports_of(segment)]
         return found
@@ -571,6 +471,7 @@ class Resolution:
         head, dot, _ = dotted.partition(".")
         if not dot or head.startswith("super("):
             return False
+        head = head_name(head)
         if head in view.roots and head not in self._project_tops():
             return False  # `asyncio.run`, `client.chat.completions.create` on an imported module
         return True
@@ -596,49 +497,4 @@ class Resolution:
                     names.append(local)
         return out
 
-    def receiver(self, number: int, scope: str, dotted: str) -> tuple:
-        """What a method call's receiver is known to be (see ``Edge.receivers``)."""
-        key = (number, scope, dotted)
-        known = self._receivers.get(key)
-        if known is None:
-            known = self._receivers[key] = self._receiver(number, scope, dotted)
-        return known
 
-    def _receiver(self, number: int, scope: str, dotted: str) -> tuple:
-        head, _, rest = dotted.partition(".")
-        if head in SELF_NAMES and rest and "." not in rest:
-            cls = self.enclosing_class(number, scope)
-            return ("self", cls) if cls is not None else ("plain", None)
-        if "()." in dotted:
-            made = dotted.partition("().")[0]
-            if made == "super":
-                cls = self.enclosing_class(number, scope)
-                return ("self", cls) if cls is not None else ("plain", None)
-            for cls in self._resolve_name(number, made):
-                if self.kind(cls) == "class":
-                    return ("type", cls)
-            return ("plain", None)
-        parts = dotted.split(".")
-        view = self.view(number)
-        types: list[tuple[int, str]] = []
-        if head in SELF_NAMES and len(parts) > 2:
-            cls = self.enclosing_class(number, scope)
-            if cls is not None:
-                types = self.self_attr_types(cls, parts[1])
-        elif (scope, head) in view.bindings and len(parts) > 1:
-            types = [(number, t) for t in view.bindings[(scope, head)]]
-        else:
-            owner = self.resolve_dotted(".".join(parts[:-1])) if len(parts) > 1 and head in view.roots else []
-            for ref in owner:
-                if self.kind(ref) == "class":
-                    return ("type", ref)
-                types += [(ref[0], t) for t in self.types_of(ref)]
-        for owner_number, type_ in types:
-            for cls in self._resolve_name(owner_number, type_):
-                if self.kind(cls) == "class":
-                    return ("type", cls)
-                for inner in self.types_of(cls) if self.kind(cls) == "variable" else ():
-                    for found in self._resolve_name(cls[0], inner):
-                        if self.kind(found) == "class":
-                            return ("type", found)
-        return ("plain", None)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ast
 import bisect
+import sys
 
 MODULE_SCOPE = "<module>"
 SELF_NAMES = frozenset({"self", "cls"})
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
+"""Top-level names of the standard library: calls into it reach nothing a project defines."""
 
 _Attribute, _Name = ast.Attribute, ast.Name
 

@@ -6,8 +6,10 @@ positions for reports and fixes) is parsed only for files in which a selected ru
 fire. See docs/architecture.md for the measurements behind this split.
 
 The walk is built in layers: ``imports.ImportTable`` resolves names,
-``bindings.ReceiverTypes`` types receivers, and ``ModuleWalk`` here reads the
-definitions, calls and references; ``scopes`` holds the scoping helpers they share.
+``bindings.ReceiverTypes`` types receivers (type expressions), ``chains.UseChains``
+reads uses through chains, call arguments and keyed tables, and ``ModuleWalk`` here
+reads the definitions, calls and references; ``scopes`` holds the scoping helpers they
+share.
 
 The walk is the hot loop of every `check` (it runs on every file), so it visits node
 fields through a per-type table instead of ``ast.iter_child_nodes`` and never descends
@@ -42,17 +44,26 @@ What the facts hold, beyond the obvious (see ``agentlint.facts.types`` for the s
   the import statement on, branch by branch (``try: from a import f`` /
   ``except ImportError: from b import f``: `a.f` in the ``try``, `b.f` in the handler,
   a call of either after it);
-- bindings record the types of a receiver where they are simple to know: ``x = Foo()`` /
-  ``x: Foo`` / ``with Foo() as x`` / ``for x in xs`` with ``xs: Sequence[Foo]`` inside a
-  function (recorded only when ``x.m()`` is then called or ``x.attr`` read, which is then
-  also a reference ``x.attr``), ``x = Foo()`` at module level, ``self.x = Foo()`` in a
-  method, class-level ``x: Foo`` fields used as ``self.x.m()`` or ``self.x.attr`` (a read
-  ``self.x.attr`` is a reference ``self.x.attr``), and class-level ``x = Foo()``. A
-  receiver may have several types, one binding each: every member of ``A | B`` /
-  ``Union[A, B]``, the operands of ``a or Foo()`` and ``Foo() if c else a``, and the
-  classes assigned in different branches (an annotation ``x: Base`` stays with the
-  assigned types; an assignment in the straight-line part of the function replaces the
-  assigned types known so far, one inside a branch or loop adds to them);
+- bindings record the type expressions of a receiver (``bindings``: `pkg.Foo()` for
+  what calling Foo gives, `pkg.Foo` for a declared type, chains, containers, a
+  parameter's callers): ``x = Foo()`` / ``x: Foo`` / ``with Foo() as x`` / ``for x in xs``
+  (an element of xs) / an untyped parameter inside a function (recorded only when
+  ``x.m()`` is then called, ``x.attr`` read or ``x(...)`` called), ``x = Foo()`` and
+  ``X = {"a": A, "b": B}`` at module level, ``self.x = Foo()`` or ``self.x = param`` in a
+  method (``self.x=`` keeps the parameter of a typed one), class-level fields used as
+  receivers (a field without a class to go by: what constructors pass for it), class-level
+  ``x = Foo()``, ``X[key] = V`` and ``X.append(V)``. A receiver may have several types, one
+  binding each: every member of ``A | B`` / ``Union[A, B]``, the operands of ``a or Foo()``
+  and ``Foo() if c else a``, and the classes assigned in different branches (an
+  annotation ``x: Base`` stays with the assigned types; an assignment in the straight-line
+  part of the function replaces the assigned types known so far, one inside a branch or
+  loop adds to them). A binding ``=NAME`` with type ``slot:param=key`` says that NAME is
+  read from a table looked up by that parameter only under that key; a local named like a
+  package whose type is not known has a binding of type ``""``;
+- calls keep the type expressions of what they pass (``CallFact.args``) when they may
+  reach the project; uses through calls, subscripts and names built at run time are
+  chains (``chains``); a method call on a module-level variable at module level
+  (`builder.add_node("plan", plan)`) is walked as code of that variable;
 - ``if __name__ == "__main__":`` blocks at module level (line ranges);
 - which references sit in a variable's type annotation (``x: Foo = ...``): they stay in
   ``references``, and are listed again in ``annotation_references``.
@@ -67,7 +78,8 @@ import os
 
 from agentlint.facts import cost, prompts
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES, dotted
-from agentlint.facts.bindings import ELEMENTS, NOT_A_RECEIVER_TYPE, ReceiverTypes
+from agentlint.facts.bindings import _ADDERS, constant_key
+from agentlint.facts.chains import UseChains
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.scopes import (
     BRANCHING,
@@ -89,6 +101,7 @@ FACTS_VERSION = 13
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 _Attribute, _Name, _Call, _Load, _Await = ast.Attribute, ast.Name, ast.Call, ast.Load, ast.Await
+_Subscript = ast.Subscript
 _comprehension = ast.comprehension
 _AST = ast.AST
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -98,8 +111,14 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _Return = ast.Return
 _NamedExpr = ast.NamedExpr
 _Tuple, _List, _Constant = ast.Tuple, ast.List, ast.Constant
-_MAX_RETURNS = 8
+_MAX_RETURNS = 16
 """How many types ``DefinitionFact.returns`` holds at most."""
+_INSPECTORS = frozenset({"callable", "hasattr", "id", "isinstance", "issubclass", "type", "repr", "vars", "dir"})
+_LOOKERS = ("inspect", "asyncio")
+"""Builtins that look at a function or method without calling it (`callable(self.run)`);
+so do the functions of ``inspect`` and ``asyncio.iscoroutinefunction``."""
+_SCALARS = frozenset({"None", "str", "int", "float", "bool", "bytes", "complex", "object"})
+"""Return annotations that say the function gives no object to follow."""
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -109,7 +128,7 @@ def _fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
-class ModuleWalk(ReceiverTypes):
+class ModuleWalk(UseChains):
     """The walk that reads one module's facts (the last layer)."""
 
     def __init__(self, module: str, is_package: bool) -> None:
@@ -122,6 +141,8 @@ class ModuleWalk(ReceiverTypes):
         self.returning: list[str] | None = None
         """The types the `return` statements of the function being walked return (None
         when it has a return annotation, or outside functions)."""
+        self.params: dict[str, str] | None = None
+        """The parameters of the function being walked -> their type expressions."""
 
     # -- the walk ------------------------------------------------------------------------
     def walk_body(self, body: list[ast.stmt], scope: str, in_class: bool) -> None:
@@ -141,13 +162,24 @@ class ModuleWalk(ReceiverTypes):
                 else:
                     self.add_import(stmt, self.table)  # type: ignore[arg-type]
             return
+        if cls is ast.Expr and scope == MODULE_SCOPE and self._configures(stmt.value):  # type: ignore[attr-defined]
+            # `builder.add_node("plan", plan)` at module level configures the object made
+            # there: what it is given is used by that object (and its readers), not by
+            # the module's import-time code.
+            self.walk_expr(stmt.value, self._configured)  # type: ignore[attr-defined]
+            return
         if cls is ast.Assign or cls is ast.AnnAssign:
             self._assignment(stmt, scope, in_class)  # type: ignore[arg-type]
         elif cls is ast.If and scope == MODULE_SCOPE and is_main_test(stmt.test):  # type: ignore[attr-defined]
             self.main_blocks.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
-        elif (cls is ast.For or cls is ast.AsyncFor) and self.locals:
-            # `for x in xs:` with `xs: Sequence[Foo]`: x is a Foo.
+        elif (cls is ast.For or cls is ast.AsyncFor) and self.locals is not None:
+            # `for x in xs:` with `xs: Sequence[Foo]`, or a list of agents: x is an element.
             self._loop_variable(stmt.target, stmt.iter, stmt.lineno)  # type: ignore[attr-defined]
+        elif cls is ast.Expr and type(stmt.value) is _Call:  # type: ignore[attr-defined]
+            func = stmt.value.func  # type: ignore[attr-defined]
+            if type(func) is _Attribute and func.attr in _ADDERS and stmt.value.args:  # type: ignore[attr-defined]
+                # `self.agents.append(Reviewer())`: an element of the container.
+                self._note_element(func.value, None, stmt.value.args[-1], stmt.lineno, scope)  # type: ignore[attr-defined]
         elif (cls is ast.With or cls is ast.AsyncWith) and self.locals is not None:
             for item in stmt.items:  # type: ignore[attr-defined]
                 if item.optional_vars is not None:
@@ -155,9 +187,7 @@ class ModuleWalk(ReceiverTypes):
         elif cls is _Return and self.returning is not None and stmt.value is not None:  # type: ignore[attr-defined]
             returning = self.returning
             for type_ in self._return_types(stmt.value):  # type: ignore[attr-defined]
-                # `return self.make()`, or a local assigned from it: not a name the
-                # graph can look up.
-                if type_ not in returning and type_.partition(".")[0] not in SELF_NAMES:
+                if type_ not in returning:
                     returning.append(type_)
         branches = cls in BRANCHING
         if branches:
@@ -256,6 +286,9 @@ class ModuleWalk(ReceiverTypes):
             for target in targets:
                 for name in target_names(target):
                     self.definitions.append(DefinitionFact(name, "variable", line, end))
+                    self.module_variables.add(name)
+            if type(stmt.value) is ast.Dict and "__getattr__" in self.module_names:
+                self.note_lazy_exports(stmt.value, line)  # type: ignore[arg-type]
         elif in_class and (stmt.value is not None or type(stmt) is ast.AnnAssign):
             for target in targets:
                 for name in target_names(target):
@@ -263,26 +296,67 @@ class ModuleWalk(ReceiverTypes):
         if len(targets) != 1:
             return
         target = targets[0]
+        value = stmt.value
+        target_type = type(target)
+        if target_type is ast.Subscript and value is not None:
+            # `AGENTS["reviewer"] = Reviewer()`, `self.tools[name] = tool`: an element.
+            self._note_element(target.value, constant_key(target.slice), value, line, scope)  # type: ignore[attr-defined]
+            return
+        if (target_type is _Tuple or target_type is _List) and type(value) in (_Tuple, _List):
+            if len(target.elts) == len(value.elts):  # type: ignore[attr-defined]
+                # `self.a, self.b = A(), B()`: each its own.
+                for part, part_value in zip(target.elts, value.elts):  # type: ignore[attr-defined]
+                    if type(part) is _Name or type(part) is _Attribute:
+                        self._note_target(part, self._value_types(part_value), line, scope)
+            return
         declared: tuple[str, ...] = ()
         if type(stmt) is ast.AnnAssign:
             # The annotation, when it names a class, says more than the value
             # (`llm: BaseLLM = Field(...)`).
             declared = self._annotation_types(stmt.annotation)
-            types = declared or self._value_types(stmt.value)
+            if not declared and scope != MODULE_SCOPE:
+                elements = self._element_types(stmt.annotation)
+                declared = tuple("[]" + type_ for type_ in elements)
+            types = declared or self._value_types(value)
         else:
-            types = self._value_types(stmt.value)
-        if in_class and self.klass is not None and type(target) is _Name:
+            types = self._value_types(value)
+        if in_class and self.klass is not None and target_type is _Name:
             # Class level: `x: Foo` counts when used as `self.x.m()`; `x = Foo()`
             # always (a method of a base class may read it through `self`).
-            always = type(stmt) is ast.Assign and types and type(stmt.value) is not _Name
+            always = type(stmt) is ast.Assign and types and type(value) is not _Name
+            if type(stmt) is ast.AnnAssign:
+                position = self.klass.fields
+                self.klass.fields += 1
+                if not types:
+                    # A dataclass or pydantic field without a class to go by: what
+                    # the constructors are given for it.
+                    types = (f"{{{scope}:{position}:{target.id}}}",)  # type: ignore[attr-defined]
             for type_ in types:
-                self.klass.note(target.id, type_, line, bool(always))
+                self.klass.note(target.id, type_, line, bool(always))  # type: ignore[attr-defined]
             return
-        if declared and type(target) is _Name and scope != MODULE_SCOPE:
-            self._declare_local(target.id, declared, line)
-            return
-        if type(target) is _Name or type(target) is _Attribute:
+        if target_type is _Name and scope != MODULE_SCOPE:
+            if self.prefixes is not None and (self.prefixes or type(value) in (ast.JoinedStr, ast.BinOp)):
+                self.note_prefix(target.id, value)  # type: ignore[arg-type, attr-defined]
+            if self.keyed is not None and (self.keyed or type(value) is ast.Dict):
+                self.note_keyed_table(target.id, value)  # type: ignore[arg-type, attr-defined]
+            if declared:
+                self._declare_local(target.id, declared, line)  # type: ignore[attr-defined]
+                return
+        if target_type is _Name or target_type is _Attribute:
             self._note_target(target, types, line, scope)
+        if (
+            target_type is _Attribute
+            and type(value) is _Name
+            and self.params
+            and value.id in self.params  # type: ignore[union-attr]
+            and self.klass is not None
+            and type(target.value) is _Name  # type: ignore[attr-defined]
+            and target.value.id == "self"  # type: ignore[attr-defined]
+            and self.params[value.id] not in types  # type: ignore[union-attr]
+        ):
+            # `self.agent = agent` with `agent: ChatAgent`: the attribute keeps what the
+            # callers pass (the graph follows a value given to the constructor there).
+            self._binding(self.klass.name, f"self.{target.attr}=", self.params[value.id], line)  # type: ignore[attr-defined, union-attr]
 
     def walk_definition(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: str, in_class: bool
@@ -333,15 +407,18 @@ class ModuleWalk(ReceiverTypes):
         klass = self.klass if in_class else None
         returns: tuple[str, ...] = ()
         annotation = node.returns
-        if annotation is not None and not (
+        scalar = annotation is not None and (
             # `-> None`, `-> str`: the common cases, nothing to read.
-            type(annotation) is _Name and annotation.id in NOT_A_RECEIVER_TYPE  # type: ignore[attr-defined]
+            type(annotation) is _Name and annotation.id in _SCALARS  # type: ignore[attr-defined]
             or type(annotation) is _Constant and annotation.value is None  # type: ignore[attr-defined]
-        ):
+        )
+        if annotation is not None and not scalar:
             # Read in the enclosing scope, as Python evaluates it.
             if klass is not None:
                 self.self_type = f"{self.module}.{klass.name}"
             returns = self._annotation_types(annotation)[:_MAX_RETURNS]
+            if not returns:
+                returns = tuple("[]" + type_ for type_ in self._element_types(annotation))[:_MAX_RETURNS]
             self.self_type = None
         index = len(self.definitions)
         self.definitions.append(
@@ -349,8 +426,9 @@ class ModuleWalk(ReceiverTypes):
         )
         outer_returning, outer_self, outer_cls = self.returning, self.self_param, self.cls_param
         self.returning = self.self_param = self.cls_param = None
-        if annotation is None:
-            # Without an annotation, the `return` statements tell.
+        if not returns and not scalar:
+            # Without an annotation that names a class (none, `-> dict`, `-> Any`), the
+            # `return` statements tell.
             self.returning = []
             if klass is not None:
                 first = args.posonlyargs[0] if args.posonlyargs else args.args[0] if args.args else None
@@ -360,22 +438,33 @@ class ModuleWalk(ReceiverTypes):
                     else:
                         self.self_param = first.arg
         outer_locals, outer_scoped, outer_depth = self.locals, self.scoped, self.depth
+        outer_prefixes, outer_keyed, outer_params = self.prefixes, self.keyed, self.params
         scanned = self.klass.scanned.pop(node, None) if in_class and self.klass is not None else None
         bound, globals_, nonlocals = scanned or function_locals(node)
         # A nested function sees the types of its enclosing function's locals, except
         # of the names it binds itself.
         local_types: dict[str, Types] = (
-            {k: v for k, v in outer_locals.items() if k.removeprefix(ELEMENTS) not in bound} if outer_locals else {}
+            {k: v for k, v in outer_locals.items() if k not in bound} if outer_locals else {}
         )
-        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            if arg.annotation is not None:
-                types = self._annotation_types(arg.annotation)
-                if types:
-                    local_types[arg.arg] = tuple((type_, arg.lineno, True) for type_ in types)
-                else:
-                    elements = self._element_types(arg.annotation)
-                    if elements:
-                        local_types[ELEMENTS + arg.arg] = tuple((type_, arg.lineno, True) for type_ in elements)
+        positional = [*args.posonlyargs, *args.args]
+        # A method's first parameter is `self` (or `cls`): never given by position.
+        skip = 1 if in_class and positional and "staticmethod" not in decorators else 0
+        params: dict[str, str] = {}
+        for position, arg in enumerate((*positional, *args.kwonlyargs)):
+            if position < skip:
+                continue
+            slot = position if position < len(positional) else "k"
+            params[arg.arg] = f"{{{name}:{slot}:{arg.arg}}}"
+            types = self._annotation_types(arg.annotation) if arg.annotation is not None else ()
+            if types:
+                local_types[arg.arg] = tuple((type_, arg.lineno, True) for type_ in types)
+                continue
+            elements = self._element_types(arg.annotation) if arg.annotation is not None else ()
+            if elements:
+                local_types[arg.arg] = tuple(("[]" + type_, arg.lineno, True) for type_ in elements)
+            else:
+                # Untyped: what the callers pass (`k` for a keyword-only parameter).
+                local_types[arg.arg] = ((params[arg.arg], arg.lineno, False),)
         scoped: dict[str, tuple[str, ...] | None] = dict.fromkeys(bound)
         if outer_scoped:
             scoped = {**outer_scoped, **scoped}
@@ -386,9 +475,11 @@ class ModuleWalk(ReceiverTypes):
                 scoped[local] = outer_scoped[local]  # the enclosing function's
             else:
                 scoped.pop(local, None)
-        self.locals, self.scoped, self.depth = local_types, scoped, 0
+        self.locals, self.scoped, self.depth, self.prefixes, self.keyed = local_types, scoped, 0, {}, {}
+        self.params = params
         self.walk_body(node.body, name, False)
         self.locals, self.scoped, self.depth = outer_locals, outer_scoped, outer_depth
+        self.prefixes, self.keyed, self.params = outer_prefixes, outer_keyed, outer_params
         if self.returning:
             returns = tuple(self.returning[:_MAX_RETURNS])
             self.definitions[index] = DefinitionFact(
@@ -414,7 +505,7 @@ class ModuleWalk(ReceiverTypes):
         self.walk_expr(generators[0].iter, scope)  # evaluated outside the comprehension
         self.scoped = inner
         first = generators[0]
-        if self.locals:
+        if self.locals is not None:
             self._loop_variable(first.target, first.iter, first.target.lineno)
         for condition in first.ifs:
             self.walk_expr(condition, scope)
@@ -438,14 +529,40 @@ class ModuleWalk(ReceiverTypes):
             if cls is _Call:
                 func = current.func  # type: ignore[attr-defined]
                 callee = dotted(func)
+                line = current.lineno  # type: ignore[attr-defined]
                 if callee is not None:
                     head, dot, rest = callee.partition(".")
                     target = scoped.get(head, UNSET) if scoped else UNSET
+                    passed = (
+                        self.call_arguments(current)  # type: ignore[arg-type]
+                        if (current.args or current.keywords) and self._reaches_project(head, target)  # type: ignore[attr-defined]
+                        else ()
+                    )
+                    if rest == "get" and self.keyed and head in self.keyed and current.args:  # type: ignore[attr-defined]
+                        self.note_keyed_lookup(scope, func.value, current.args[0])  # type: ignore[attr-defined]
                     if target is not None and target is not UNSET and len(target) > 1:  # type: ignore[arg-type]
                         for each in self._each(target, callee):  # type: ignore[arg-type]
-                            calls.append(CallFact(scope, each, current.lineno))  # type: ignore[attr-defined]
+                            calls.append(CallFact(scope, each, line, passed))
                     else:
-                        calls.append(CallFact(scope, self.resolve(callee), current.lineno))  # type: ignore[attr-defined]
+                        calls.append(CallFact(scope, self.resolve(callee), line, passed))
+                    if not dot:
+                        if target is None and self.locals:
+                            # `handler(...)` with `handler = HANDLERS[name]`: what it holds.
+                            known = self.locals.get(head)
+                            if known is not None:
+                                self._receiver(scope, head, known)
+                        elif head == "getattr" and target is UNSET and head not in table and head not in names:
+                            # `getattr(self, f"cmd_{name}")`: the methods it may look up are used.
+                            for chain in self._use_chains(current, scope):
+                                references.append(ReferenceFact(scope, chain, line))
+                        elif head in _INSPECTORS and target is UNSET and head not in table and head not in names:
+                            self._push_looked_at(current, push)
+                            continue
+                    elif target is UNSET and head in _LOOKERS and (head == "inspect" or rest == "iscoroutinefunction"):
+                        if self.resolve(head) in _LOOKERS:
+                            push(func)
+                            self._push_looked_at(current, push)
+                            continue
                     if dot:
                         if target is None or (target is UNSET and head not in table and head not in names):
                             # A receiver: `self.x.m()`, `x.m()` with x local or unknown.
@@ -460,26 +577,44 @@ class ModuleWalk(ReceiverTypes):
                                         or (head == "self" and attr in klass.instance)
                                     ):
                                         references.append(
-                                            ReferenceFact(scope, f"{self.module}.{klass.name}.{attr}", current.lineno)  # type: ignore[attr-defined]
+                                            ReferenceFact(scope, f"{self.module}.{klass.name}.{attr}", line)
                                         )
                                 # `self.m()`: the call is the fact; `self.m` is not also a read.
-                            elif self.locals:
-                                known = self.locals.get(head)
+                            else:
+                                known = self.locals.get(head) if self.locals else None
                                 if known is not None:
                                     self._receiver(scope, head, known)
+                                elif target is None and self._names_a_root(head):
+                                    # A local named like a package: never that package.
+                                    self._binding(scope, head, "", line)
                             # The callee is a plain name chain: nothing more to find in it.
                             stack.extend(current.args)  # type: ignore[attr-defined]
                             stack.extend(current.keywords)  # type: ignore[attr-defined]
                             continue
-                elif type(func) is _Attribute and type(func.value) is _Call:
-                    inner = func.value.func
-                    if type(inner) is _Name and inner.id == "super":
-                        calls.append(CallFact(scope, f"super().{func.attr}", current.lineno))  # type: ignore[attr-defined]
+                else:
+                    ftype = type(func)
+                    if ftype is _Attribute and func.attr == "get" and type(func.value) is ast.Dict and current.args:  # type: ignore[attr-defined]
+                        self.note_keyed_lookup(scope, func.value, current.args[0])  # type: ignore[attr-defined]
+                    if ftype is _Attribute and type(func.value) is _Call and type(func.value.func) is _Name and func.value.func.id == "super":  # type: ignore[attr-defined]
+                        passed = self.call_arguments(current) if self.klass is not None and (current.args or current.keywords) else ()  # type: ignore[arg-type, attr-defined]
+                        calls.append(CallFact(scope, f"super().{func.attr}", line, passed))  # type: ignore[attr-defined]
                     else:
-                        # `Foo().m()`: a method of a fresh instance of an imported or module-level name.
-                        made = dotted(inner)
-                        if made is not None and self._visible(made.partition(".")[0]):
-                            calls.append(CallFact(scope, f"{self.resolve(made)}().{func.attr}", current.lineno))  # type: ignore[attr-defined]
+                        # `Foo().m()`, `self.make().run()`, `agents["reviewer"].run()`,
+                        # `getattr(self, f"cmd_{name}")(...)`: a call through a chain.
+                        chains = self._use_chains(func, scope)
+                        if chains:
+                            passed = self.call_arguments(current) if current.args or current.keywords else ()  # type: ignore[arg-type, attr-defined]
+                            for chain in chains:
+                                calls.append(CallFact(scope, chain, line, passed))
+                            # The chain is the fact: its parts are walked for what they hold
+                            # (inner calls, keys), not read again as names.
+                            stack.extend(current.args)  # type: ignore[attr-defined]
+                            stack.extend(current.keywords)  # type: ignore[attr-defined]
+                            inner = func
+                            while type(inner) is _Attribute:
+                                inner = inner.value  # type: ignore[attr-defined]
+                            push(inner)
+                            continue
             elif cls is _Name:
                 if type(current.ctx) is _Load:  # type: ignore[attr-defined]
                     head = current.id  # type: ignore[attr-defined]
@@ -529,9 +664,23 @@ class ModuleWalk(ReceiverTypes):
                             references.append(ReferenceFact(scope, name, current.lineno))  # type: ignore[attr-defined]
                     # Every part of a name chain has the same head: nothing more to find inside.
                     continue
+                chains = self._use_chains(current, scope)
+                if chains:
+                    # `agents["research"].run` handed to `add_node`, `get_config().llm.model`.
+                    for chain in chains:
+                        references.append(ReferenceFact(scope, chain, current.lineno))  # type: ignore[attr-defined]
+                    inner = current.value  # type: ignore[attr-defined]
+                    while type(inner) is _Attribute:
+                        inner = inner.value  # type: ignore[attr-defined]
+                    push(inner)
+                    continue
+            elif cls is _Subscript:
+                if self.keyed or (self.keyed is not None and type(current.value) is ast.Dict):  # type: ignore[attr-defined]
+                    # `prompts[role]`: the table's names are read by key.
+                    self.note_keyed_lookup(scope, current.value, current.slice)  # type: ignore[attr-defined]
             elif cls in SCOPE_NODES:
                 if cls is _comprehension:
-                    if self.locals:
+                    if self.locals is not None:
                         self._loop_variable(current.target, current.iter, current.target.lineno)  # type: ignore[attr-defined]
                 elif cls is _NamedExpr:
                     # `(x := ...)` binds x in the function, from here on.
@@ -562,6 +711,7 @@ def extract_facts(path: str, tree: ast.Module, source: str | None = None) -> Fil
     module = module_name_for(path)
     extractor = ModuleWalk(module, os.path.basename(path) == "__init__.py")
     extractor.collect_module_names(tree)
+    extractor.collect_string_tables(tree.body)
     extractor.walk_body(tree.body, MODULE_SCOPE, False)
     cost_terms, cost_nones, price_literals = cost.extract(tree, source)
     prompt_sites, prompt_blocks = prompts.extract(tree, source, module, extractor.resolve_any)

@@ -16,7 +16,7 @@ UNSET = object()
 class ClassBody:
     """What the walk knows about the class whose body (or methods) it is in."""
 
-    __slots__ = ("name", "names", "instance", "scanned", "attr_types", "used", "lines")
+    __slots__ = ("name", "names", "instance", "scanned", "attr_types", "used", "lines", "fields")
 
     def __init__(self, name: str, node: ast.ClassDef) -> None:
         self.name = name
@@ -47,6 +47,8 @@ class ClassBody:
         class-level `x = Foo()`."""
         self.used: set[str] = set()
         """Attributes used as receivers: `self.x.m()`, `self.x.attr`."""
+        self.fields = 0
+        """Annotated names of the class body seen so far (a dataclass field's position)."""
 
     def note(self, attr: str, type_: str, line: int, always: bool) -> None:
         known = self.attr_types.setdefault(attr, [])

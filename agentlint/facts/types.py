@@ -51,8 +51,14 @@ class CallFact:
 
     scope: str
     callee: str
-    """The callee as a dotted name with the first segment resolved through imports."""
+    """The callee as a dotted name with the first segment resolved through imports; a
+    call through a chain keeps its calls and subscripts (`pkg.Foo().run`,
+    `agents[reviewer].run`, `self.cmd_*` for a method looked up by a built name; see
+    ``facts.bindings``)."""
     line: int
+    args: tuple[str, ...] = ()
+    """What the call passes that has a type expression (``facts.bindings``): `0=self`,
+    `editor=pkg.Editor()` (positions from 0, keywords by name)."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,10 @@ class BindingFact:
     name: str
     """`x`, or `self.x` for an instance attribute."""
     type: str
-    """The resolved dotted name of the constructor or annotation (`pkg.mod.Foo`)."""
+    """A type expression (``facts.bindings``): the resolved dotted name of an annotation
+    (`pkg.mod.Foo`), a call (`pkg.mod.Foo()`), a chain (`self.make().agent`), a
+    container (`[reviewer]pkg.Reviewer()`), a parameter (`{Cls.__init__:1:editor}`); ""
+    for a local of unknown type named like an imported package."""
     line: int
 
 
@@ -409,7 +418,7 @@ class FileFacts:
                 )
                 for d in data["definitions"]
             ),
-            calls=tuple(CallFact(**d) for d in data["calls"]),
+            calls=tuple(CallFact(**{**d, "args": tuple(d.get("args", ()))}) for d in data["calls"]),
             references=tuple(ReferenceFact(**d) for d in data["references"]),
             annotation_references=tuple(ReferenceFact(**d) for d in data.get("annotation_references", ())),
             bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
