@@ -1,8 +1,8 @@
-"""SARIF and GitLab reports as code scanning and merge requests read them, through the
-CLI: paths relative to the repository's top (not the configuration's folder), related
-locations linked from the message, notebook findings on the `.ipynb` file's own lines,
-a warning above GitHub's 5,000 results, and GitLab fingerprints that survive a third
-copy of a duplicate. Every SARIF log is validated against the 2.1.0 schema."""
+"""SARIF, GitLab and GitHub reports as code scanning, merge requests and annotations read
+them, through the CLI: paths relative to the repository's top (not the configuration's
+folder nor the working folder), related locations linked from the message, notebook
+findings on the `.ipynb` file's own lines, a warning above GitHub's 5,000 results, and
+GitLab fingerprints that survive a third copy of a duplicate. Every SARIF log is validated against the 2.1.0 schema."""
 
 from __future__ import annotations
 
@@ -48,6 +48,8 @@ def test_paths_are_relative_to_the_repository_top(run_cli, tmp_path):
         assert log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
         result = run_cli("check", "--no-cache", "--output-format", "gitlab", given, cwd=cwd)
         assert [i["location"]["path"] for i in json.loads(result.stdout)] == ["services/api/app.py"]
+        github = run_cli("check", "--no-cache", "--output-format", "github", given, cwd=cwd)
+        assert "file=services/api/app.py," in github.stdout, github.stdout
 
 
 def test_outside_a_repository_paths_are_relative_to_the_working_folder(run_cli, tmp_path):

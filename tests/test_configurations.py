@@ -271,3 +271,21 @@ def test_a_root_given_through_a_symlink_keeps_its_notebooks(run_cli, tmp_path):
         result = run_cli("check", "--no-cache", "--output-format", "json", given, cwd=project)
         found = sorted((Path(d["filename"]).name, d["cell"]) for d in json.loads(result.stdout))
         assert found == [("agent.py", None), ("explore.ipynb", 1)], (given, result.output)
+
+
+def test_a_partial_run_compares_what_a_full_run_compares(run_cli, tmp_path):
+    # one project (the repository), two configurations: the project rules compare the
+    # files of one configuration, in a full run and when pre-commit passes one file
+    git_init(tmp_path)
+    write(tmp_path / "agentlint.toml", "")
+    write(tmp_path / "one.py", COST.format(name="one"))
+    write(tmp_path / "sub" / "agentlint.toml", "")
+    write(tmp_path / "sub" / "two.py", COST.format(name="two"))
+    full, found = concise(run_cli, "--select", "AGL101", ".")
+    assert found == [], full.output
+    partial, found = concise(run_cli, "--select", "AGL101", "one.py")
+    assert found == [], partial.output
+    # within one configuration the copies are compared, in a partial run too
+    write(tmp_path / "three.py", COST.format(name="three"))
+    partial, found = concise(run_cli, "--select", "AGL101", "one.py")
+    assert found == ["one.py"], partial.output

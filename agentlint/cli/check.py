@@ -137,6 +137,8 @@ def check(
         if show_files:
             for path in sorted(files):
                 click.echo(printable(path))
+            for problem in problems:
+                click.echo(f"agentlint: warning: {printable(problem.path)}: {problem.reason}", err=True)
             sys.exit(EXIT_CLEAN)
         if not files and not problems:
             click.echo("agentlint: warning: No Python files or notebooks found under the given paths", err=True)
@@ -148,7 +150,7 @@ def check(
     progress = progress_printer() if not quiet else None
     outcome = run_groups(
         groups, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None,
-        paths=None if use_stdin else paths_list,
+        paths=None if use_stdin else paths_list, settings_of=None if resolver.fixed else resolver.for_path,
     )
     if progress is not None:
         progress(-1, -1)

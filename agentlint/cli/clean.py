@@ -17,12 +17,13 @@ import click
 from agentlint.cli.common import EXIT_CLEAN
 from agentlint.cli.options import configuration
 from agentlint.engine.cache import is_cache_folder, remove_cache_folder
-from agentlint.engine.config import ConfigError, Overrides
+from agentlint.engine.config import DEFAULT_EXCLUDES, ConfigError, Overrides
 from agentlint.engine.discovery import display_path
 from agentlint.engine.resolver import Resolver
 from agentlint.rules import registry
 
-_SKIP = frozenset({".git", ".hg", ".svn", "node_modules"})
+_SKIP = frozenset(DEFAULT_EXCLUDES)
+"""Folders not searched for caches (virtualenvs, build output, ...): the default excludes."""
 
 
 def _cache_folders(top: str):
@@ -34,11 +35,11 @@ def _cache_folders(top: str):
         keep = []
         for name in sorted(subdirs):
             path = os.path.join(folder, name)
-            if name in _SKIP or os.path.islink(path):
+            if os.path.islink(path):
                 continue
             if is_cache_folder(path):
                 yield path
-            else:
+            elif name not in _SKIP:
                 keep.append(name)
         subdirs[:] = keep
 

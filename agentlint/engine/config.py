@@ -38,6 +38,9 @@ DEFAULT_EXCLUDES = (
     "site-packages", "venv",
 )
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+RESULTS_VERSION = 2
+"""What a cached per-file result holds besides the facts (2: `# noqa` directives read
+with ruff's grammar, invalid ones kept); part of the cache key."""
 
 
 class ConfigError(Exception):
@@ -140,15 +143,12 @@ class Settings:
     """`docs-url`: where the rule pages are published, `{code}` standing for the code;
     None: reports link to no page (SARIF ``helpUri``, the JSON ``url``)."""
 
-    def rule_url(self, code: str) -> str | None:
-        """The published page of rule ``code``, or None when `docs-url` is not set."""
-        return self.docs_url.replace("{code}", code) if self.docs_url else None
-
     def fingerprint(self) -> str:
         """What per-file results depend on; part of the cache key."""
         payload = {
             "version": __version__,
             "facts": FACTS_VERSION,
+            "results": RESULTS_VERSION,
             "enabled": sorted(self.enabled),
             "rules": {k: dict(v) for k, v in sorted(self.rule_settings.items())},
             "max-file-size": self.max_file_size,

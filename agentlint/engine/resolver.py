@@ -90,14 +90,6 @@ class Resolver:
             groups.setdefault(id(settings), (settings, []))[1].append(path)
         return list(groups.values())
 
-    def used(self) -> list[Settings]:
-        """Every distinct settings object handed out so far (the current one first)."""
-        out = [self.current]
-        for settings in self._by_config.values():
-            if settings is not self.current:
-                out.append(settings)
-        return out
-
     # -- lookups -----------------------------------------------------------------------
 
     def _settings(self, config: str) -> Settings:

@@ -151,11 +151,15 @@ def run_groups(
     progress: Callable[[int, int], None] | None = None,
     keep_facts: bool | None = True,
     paths: Sequence[str] | None = None,
+    settings_of: Callable[[str], Settings] | None = None,
 ) -> list[tuple[Settings, RunResult]]:
     """``run`` for files of several configurations (``groups``: settings and the files
     they hold for), analysed in one pool. Each group has its own cache folder and
     settings fingerprint, and its own project phase: project rules compare files that
-    share a configuration. ``stdin`` belongs to the first group."""
+    share a configuration. ``stdin`` belongs to the first group. ``settings_of(path)``
+    gives a file's settings: in a partial run, the project's other files that another
+    configuration holds for are left out of a group's project phase (as a full run
+    leaves them out)."""
     keeps: list[bool | str] = [
         ("project" if project_phase_wanted(settings) else False) if keep_facts is None else keep_facts
         for settings, _ in groups
@@ -199,7 +203,7 @@ def run_groups(
         group_results = results[index]
         crashes: list[tuple[str, str]] = []
         context = (
-            _context_facts(group_results, paths, settings, caches[index], crashes)
+            _context_facts(group_results, paths, settings, caches[index], crashes, settings_of)
             if keeps[index] and paths is not None
             else None
         )
@@ -237,13 +241,16 @@ def facts_json(
 
 def _context_facts(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None,
-    crashes: list[tuple[str, str]],
+    crashes: list[tuple[str, str]], settings_of: Callable[[str], Settings] | None = None,
 ) -> dict[str, FileFacts] | None:
-    """Facts of the files of the checked files' projects that were not checked."""
+    """Facts of the files of the checked files' projects that were not checked (those
+    of the same configuration, when ``settings_of`` tells)."""
     if not project_phase_wanted(settings):
         return None
     project_map = boundaries.ProjectMap(settings)
     others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
+    if settings_of is not None:
+        others = [p for p in others if settings_of(p) is settings]
     if not others:
         return None
     return boundaries.load_context_facts(
