@@ -143,7 +143,11 @@ def test_a_file_changed_since_the_check_is_not_touched(tmp_path):
     [
         ("# hello", {"AGL302"}, "# hello  # noqa: AGL302"),
         ("# noqa: E501", {"AGL302", "AGL301"}, "# noqa: E501, AGL301, AGL302"),
-        ("# NOQA:agl302", {"AGL302"}, None),
+        ("# NOQA:AGL302", {"AGL302"}, None),
+        # codes are upper case: `agl302` makes the directive invalid (it suppresses
+        # nothing), so the codes are written and its text kept as a comment
+        ("# NOQA:agl302", {"AGL302"}, "# noqa: AGL302  # agl302"),
+        ("# noqa: see ticket 123", {"AGL302"}, "# noqa: AGL302  # see ticket 123"),
         ("# noqa", {"AGL302"}, None),
         ("# noqa: E501,AGL302 why", {"AGL302", "AGL301"}, "# noqa: E501,AGL302, AGL301 why"),
     ],

@@ -1,7 +1,5 @@
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from agentlint.api import settings_for

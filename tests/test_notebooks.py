@@ -145,13 +145,26 @@ def test_machine_formats_carry_the_cell(run_cli):
     assert_valid_sarif(log)
     results = log["runs"][0]["results"]
     cells = sorted(
-        (r["locations"][0]["properties"]["cell"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        (r["locations"][0]["properties"]["cell"], r["locations"][0]["properties"]["cellRegion"]["startLine"])
         for r in results
         if r["ruleId"] == "AGL302"
     )
     assert cells == [(4, 7), (8, 16)]
+    # the region is in the .ipynb file's own lines (what code scanning shows)
+    file_lines = NOTEBOOK.read_text(encoding="utf-8").splitlines()
+    cell_sources = [c["source"] for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]]
+    for r in results:
+        if r["ruleId"] != "AGL302":
+            continue
+        location = r["locations"][0]
+        cell, in_cell = location["properties"]["cell"], location["properties"]["cellRegion"]
+        cell_line = "".join(cell_sources[cell - 1]).splitlines()[in_cell["startLine"] - 1]
+        region = location["physicalLocation"]["region"]
+        written = file_lines[region["startLine"] - 1]
+        assert json.loads(written.strip().rstrip(","))[:-1] == cell_line or cell_line in written, (written, cell_line)
+        assert written[region["startColumn"] - 1 :].startswith(cell_line[in_cell["startColumn"] - 1 :][:6])
     billing = next(r for r in results if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("billing.py"))
-    assert billing["relatedLocations"][0]["properties"] == {"cell": 7}
+    assert billing["relatedLocations"][0]["properties"]["cell"] == 7
     python = next(r for r in results if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("billing.py"))
     assert "properties" not in python["locations"][0]
 

@@ -2,6 +2,7 @@
 LibCST's whole-module PositionProvider says."""
 
 import ast
+import sys
 from pathlib import Path
 
 import libcst as cst
@@ -17,7 +18,10 @@ TRICKY = [
     "import os\n\n\n# comment\n@decorator\n@other(1)\nclass A(B):\n    '''doc'''\n    x = 1; y = 2\n\n    @property\n    def f(self):\n        try:\n            pass\n        except Exception as e:\n            return e\n",
     "def f():\n\tif x:\n\t\treturn g(\n\t\t\t1,\n\t\t)\n",
     "x = 1\r\ndef f():\r\n    try:\r\n        pass\r\n    except:\r\n        pass\r\n",
-    "async def f():\n    async with a as b:\n        try:\n            await c()\n        except* Exception:\n            pass\n",
+    pytest.param(
+        "async def f():\n    async with a as b:\n        try:\n            await c()\n        except* Exception:\n            pass\n",
+        marks=pytest.mark.skipif(sys.version_info < (3, 11), reason="`except*` is Python 3.11 syntax (the test parses it with ast)"),
+    ),
     "class A: pass\nclass B:\n    def f(self): return 1\n    def g(self):\n        return [i for i in range(3)]\n",
     "if True:\n    def f():\n        try:\n            pass\n        except Exception:\n            pass\n",
     "\n\n\nx = '''\nmulti\nline\n'''\ndef f():\n    return x  # trailing\n",
@@ -52,5 +56,17 @@ def test_tricky_sources(source):
 def test_fixture_files():
     files = sorted((ROOT / "fixtures").rglob("*.py"))
     assert files
+    checked = 0
     for path in files:
-        check(path.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        try:
+            ast.parse(source)
+        except SyntaxError:
+            # a fixture in newer syntax (`except*`) than Python 3.10's `ast`, which this
+            # test needs beside LibCST; agentlint itself reads it (tests/test_new_syntax.py)
+            if sys.version_info >= (3, 11):
+                raise
+            continue
+        check(source)
+        checked += 1
+    assert checked > len(files) // 2

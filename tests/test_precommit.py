@@ -273,3 +273,57 @@ def test_changed_file_duplicating_an_unchanged_one_is_blocked(env, hook_repo, us
     assert "billing.py:2:12" in committed.stdout, committed.stdout  # the related location
     assert "billing.py:2:12: AGL101" not in committed.stdout, committed.stdout  # not reported there
     assert _head(env, user_repo) == before
+
+
+def _notebook(source: str) -> str:
+    import json
+
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source.splitlines(True)}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+
+
+def test_notebooks_and_stubs_reach_the_hook(env, hook_repo, user_repo):
+    # `types: [python]` would never pass a notebook or a stub: the hook would say
+    # "(no files to check)Skipped" and the commit would go through unchecked.
+    (user_repo / "analysis.ipynb").write_text(_notebook(SILENT_EXCEPT), encoding="utf-8")
+    tried = _try_repo(env, user_repo, hook_repo, "analysis.ipynb")
+    assert tried.returncode != 0, tried.stdout
+    assert "analysis.ipynb:cell 1:3:1: AGL302" in tried.stdout, tried.stdout
+
+    (user_repo / "api.pyi").write_text("def f() -> int: ...  # noqa: see ticket 12\n", encoding="utf-8")
+    tried = _try_repo(env, user_repo, hook_repo, "api.pyi")
+    assert "Skipped" not in tried.stdout and "Passed" in tried.stdout, tried.stdout
+    assert "invalid `# noqa` directive" in tried.stdout, tried.stdout  # the hook did read the stub
+
+    _install_hook(env, user_repo, hook_repo)
+    before = _head(env, user_repo)
+    _git(env, user_repo, "add", "analysis.ipynb")
+    committed = _git(env, user_repo, "commit", "-m", "add notebook", check=False)
+    assert committed.returncode != 0, committed.stdout
+    assert "AGL302" in committed.stdout, committed.stdout
+    assert _head(env, user_repo) == before
+
+
+def test_each_file_gets_its_own_configuration_whatever_else_is_staged(env, hook_repo, user_repo):
+    # backend/ switches AGL302 off; a file staged beside it (sorted first) must not
+    # lend its (absent) configuration to backend/, nor the other way round.
+    (user_repo / "backend").mkdir()
+    (user_repo / "backend" / "pyproject.toml").write_text('[tool.agentlint]\nignore = ["AGL302"]\n')
+    (user_repo / "backend" / "agent.py").write_text(SILENT_EXCEPT)
+    (user_repo / "app.py").write_text("x = 1\n")
+    _install_hook(env, user_repo, hook_repo)
+    _git(env, user_repo, "add", "backend/pyproject.toml", "backend/agent.py", "app.py")
+    committed = _git(env, user_repo, "commit", "-m", "backend and app", check=False)
+    assert committed.returncode == 0, committed.stdout
+    assert "Passed" in committed.stdout, committed.stdout
+
+    # and the root's files are still held to the defaults when backend/ is staged too
+    (user_repo / "app.py").write_text(SILENT_EXCEPT)
+    (user_repo / "backend" / "agent.py").write_text(SILENT_EXCEPT + "\n")
+    before = _head(env, user_repo)
+    _git(env, user_repo, "add", "app.py", "backend/agent.py")
+    committed = _git(env, user_repo, "commit", "-m", "silent app", check=False)
+    assert committed.returncode != 0, committed.stdout
+    assert "app.py:3:1: AGL302" in committed.stdout, committed.stdout
+    assert "backend/agent.py" not in committed.stdout, committed.stdout
+    assert _head(env, user_repo) == before

@@ -340,7 +340,12 @@ def test_what_cpython_compiles_is_not_a_syntax_error(tmp_path, agentlint_exe):
     chain = "x = 0\nif x == 0:\n    pass\n" + "".join(f"elif x == {i}:\n    pass\n" for i in range(1, 1000))
     (tmp_path / "chain.py").write_text(chain)
     for name in ("continued.py", "chain.py"):
-        compile((tmp_path / name).read_bytes(), name, "exec")
+        try:
+            compile((tmp_path / name).read_bytes(), name, "exec")
+        except SyntaxError:
+            # CPython 3.12+ rejects the final backslash continuation that 3.11 compiles;
+            # agentlint reads the file the same way on every version (LibCST accepts it)
+            assert name == "continued.py", name
     found = codes_by_file(findings(run(agentlint_exe, "check", ".", "--no-cache", "--select", "ALL", "--output-format", "json", cwd=tmp_path)))
     assert found == {("continued.py", "AGL302")}
 

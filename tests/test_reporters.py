@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentlint.report._common import FORMATS, RULE_DOCS_URL_BASE, Report, rule_url
+from agentlint.report._common import FORMATS, Report, rule_url
 from agentlint.report.write import write_report
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, RelatedLocation, RuleMeta, Span
 
@@ -116,10 +116,10 @@ def read_source(path: str) -> str | None:
 
 def make_report(root: Path, diagnostics=ALL, **kwargs) -> Report:
     kwargs.setdefault("tool_version", "9.9.9")
+    kwargs.setdefault("files_checked", 2)
     return Report(
         diagnostics=list(diagnostics),
         rules=RULES,
-        files_checked=2,
         root=str(root),
         read_source=read_source,
         **kwargs,
@@ -143,8 +143,10 @@ def test_formats_and_unknown_format(project: Path) -> None:
         render("xml", make_report(project))
 
 
-def test_rule_url_uses_the_one_base() -> None:
-    assert rule_url("AGL302") == RULE_DOCS_URL_BASE + "AGL302" == "https://agentlint.dev/rules/AGL302"
+def test_rule_url_only_with_docs_url() -> None:
+    # No page is linked unless `docs-url` says where the rule pages are published.
+    assert rule_url("AGL302") is None
+    assert rule_url("AGL302", "https://example.org/docs/rules/{code}.md") == "https://example.org/docs/rules/AGL302.md"
 
 
 def test_formats_are_imported_lazily() -> None:
@@ -312,9 +314,23 @@ def test_no_colour_unless_asked(project: Path) -> None:
 
 
 def test_all_checks_passed(project: Path) -> None:
-    assert render("full", make_report(project, [])) == "All checks passed!\n"
-    assert render("concise", make_report(project, [])) == "All checks passed!\n"
-    assert render("full", make_report(project, [], statistics=True)) == "All checks passed!\n"
+    assert render("full", make_report(project, [])) == "All checks passed! (2 files checked)\n"
+    assert render("concise", make_report(project, [])) == "All checks passed! (2 files checked)\n"
+    assert render("full", make_report(project, [], statistics=True)) == "All checks passed! (2 files checked)\n"
+    assert render("full", make_report(project, [], files_checked=1)) == "All checks passed! (1 file checked)\n"
+    # nothing checked is not "All checks passed!"
+    assert render("concise", make_report(project, [], files_checked=0)) == "No files checked.\n"
+
+
+def test_quiet_prints_findings_only(project: Path) -> None:
+    for fmt in ("full", "concise"):
+        text = render(fmt, make_report(project, summary=False))
+        assert "Found" not in text and "fixable" not in text, text
+        assert "AGL302" in text
+        assert render(fmt, make_report(project, [], summary=False)) == ""
+    assert render("concise", make_report(project, [BROAD], statistics=True, summary=False)) == (
+        "1\tAGL302\tsilent-broad-except\n"
+    )
 
 
 # -- concise -------------------------------------------------------------------------
@@ -365,10 +381,23 @@ def test_statistics(project: Path) -> None:
 
 
 def test_machine_formats_ignore_statistics(project: Path) -> None:
-    for fmt in ("json", "json-lines", "sarif", "github", "gitlab"):
+    for fmt in ("sarif", "github", "gitlab"):
         assert render(fmt, make_report(project, statistics=True)) == render(
             fmt, make_report(project)
         )
+
+
+def test_statistics_in_json(project: Path) -> None:
+    diagnostics = [BROAD, BROAD, UNICODE, WHOLE]
+    data = json.loads(render("json", make_report(project, diagnostics, statistics=True)))
+    assert data == [
+        {"code": "AGL302", "count": 2, "fixable": False, "fixable_count": 0, "name": "silent-broad-except"},
+        {"code": "AGL150", "count": 1, "fixable": False, "fixable_count": 0, "name": "long-function"},
+        {"code": "AGL200", "count": 1, "fixable": True, "fixable_count": 1, "name": "bad-call"},
+    ]
+    lines = render("json-lines", make_report(project, diagnostics, statistics=True)).splitlines()
+    assert [json.loads(line) for line in lines] == data
+    assert json.loads(render("json", make_report(project, [], statistics=True))) == []
 
 
 # -- json / json-lines ---------------------------------------------------------------
@@ -395,7 +424,7 @@ def test_json(project: Path) -> None:
         assert RUFF_KEYS <= set(obj) <= RUFF_KEYS | EXTRA_KEYS
         assert obj["cell"] is None
         assert os.path.isabs(obj["filename"])
-        assert obj["url"] == rule_url(obj["code"])
+        assert obj["url"] is None  # no `docs-url`: no page to point at
         assert obj["noqa_row"] == obj["location"]["row"]
         assert set(obj["location"]) == set(obj["end_location"]) == {"column", "row"}
     broad, duplicate, unicode, whole = data
@@ -489,7 +518,7 @@ def test_sarif_is_valid_and_complete(project: Path) -> None:
     driver = run["tool"]["driver"]
     assert driver["name"] == "agentlint"
     assert driver["version"] == "9.9.9"
-    assert driver["informationUri"].startswith("https://")
+    assert "informationUri" not in driver  # no `docs-url`: no page to point at
     ids = [rule["id"] for rule in driver["rules"]]
     assert ids == sorted(RULES)
     broad_rule = driver["rules"][ids.index("AGL302")]
@@ -498,10 +527,11 @@ def test_sarif_is_valid_and_complete(project: Path) -> None:
     assert broad_rule["fullDescription"]["text"] == "Checks silent-broad-except across lines."
     assert broad_rule["help"]["markdown"].startswith("## What it does")
     assert broad_rule["help"]["text"]
-    assert broad_rule["helpUri"] == rule_url("AGL302")
+    assert "helpUri" not in broad_rule
     assert broad_rule["defaultConfiguration"] == {"level": "error"}
 
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == project.as_uri() + "/"
+    assert "repository" in run["originalUriBaseIds"]["%SRCROOT%"]["description"]["text"]
     assert run["invocations"][0]["executionSuccessful"] is True
     assert "toolExecutionNotifications" not in run["invocations"][0]
 
@@ -516,6 +546,8 @@ def test_sarif_is_valid_and_complete(project: Path) -> None:
         "artifactLocation": {"uri": "src/agent.py", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 6, "startColumn": 5, "endLine": 6, "endColumn": 21},
     }
+    # GitHub shows related locations through links in the message
+    assert results[1]["message"]["text"] == f"{DUPLICATE.message} ([first copy](1))"
     related = results[1]["relatedLocations"]
     assert related == [
         {
@@ -660,7 +692,11 @@ def test_gitlab_fingerprints_survive_moves_and_separate_duplicates(project: Path
     assert [issue["fingerprint"] for issue in after] == [first, second]
     assert [issue["location"]["lines"]["begin"] for issue in after] == [6, 10]
 
-    # A different message or code is a different finding.
-    other = Diagnostic("AGL302", "n", "Other message", "dup.py", span(6, 1, 6, 17))
+    # The message is not part of it (it can count the other copies of a duplicate:
+    # a third copy must not make the first two look new); the code is.
+    reworded = Diagnostic("AGL302", "n", "Other message", "dup.py", span(6, 1, 6, 17))
+    (same,) = json.loads(render("gitlab", make_report(project, [reworded])))
+    assert same["fingerprint"] == first
+    other = Diagnostic("AGL301", "n", "Broad except", "dup.py", span(6, 1, 6, 17))
     (changed,) = json.loads(render("gitlab", make_report(project, [other])))
     assert changed["fingerprint"] not in (first, second)

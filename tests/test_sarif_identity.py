@@ -68,8 +68,19 @@ def test_fingerprints_survive_line_moves_and_logical_locations_name_the_scope(tm
 
 def test_rules_carry_family_tags_and_help_uri(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text(SOURCE, encoding="utf-8")
-    rules = {r["id"]: r for r in sarif(tmp_path)["runs"][0]["tool"]["driver"]["rules"]}
+    log = sarif(tmp_path)
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
     assert rules["AGL201"]["properties"]["tags"] == ["agentlint", "tool-boundary"]
     assert rules["AGL302"]["properties"]["tags"] == ["agentlint", "verdicts-and-fail-open"]
     assert rules["AGL101"]["properties"]["tags"] == ["agentlint", "cost"]
-    assert all(r["helpUri"].endswith(f"/{code}") for code, r in rules.items())
+    # no page is linked unless `docs-url` says where the rule pages are
+    assert not any("helpUri" in r for r in rules.values())
+    assert "informationUri" not in log["runs"][0]["tool"]["driver"]
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.agentlint]\ndocs-url = "https://example.org/agentlint/docs/rules/{code}.md"\n', encoding="utf-8"
+    )
+    log = sarif(tmp_path)
+    assert_valid_sarif(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/agentlint/docs/rules/"
+    assert all(r["helpUri"] == f"https://example.org/agentlint/docs/rules/{r['id']}.md" for r in driver["rules"])

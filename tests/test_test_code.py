@@ -57,7 +57,7 @@ def test_tests_setting_turns_findings_into_notes_or_skips_them(project: Path) ->
     (project / "app" / "core.py").write_text("x = 1\n", encoding="utf-8")
     result = check(project, "--select", "AGL302")
     assert result.exit_code == 0, result.output  # notes never fail a run
-    assert "All checks passed! (2 notes)" in result.stdout
+    assert "All checks passed! (3 files checked, 2 notes)" in result.stdout
 
     (project / "agentlint.toml").write_text('[tests]\ndefault = "skip"\nAGL302 = "report"\n', encoding="utf-8")
     result = check(project, "--select", "AGL302", "--output-format", "concise")

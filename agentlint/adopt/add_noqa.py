@@ -25,14 +25,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from agentlint.engine.fixes import NotWritten, write_fixed
-from agentlint.engine.suppression import _NOQA
+from agentlint.engine.suppression import parse_directive
 from agentlint.facts.source import decode, read_regular
 from agentlint.facts.source import parse_quietly as _parse_quietly
 from agentlint.rules.builtin import ENGINE_CODE_SET
 from agentlint.rules.diagnostics import Diagnostic
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-_CODE = re.compile(r"[A-Z]+[0-9]+", re.IGNORECASE)
 
 
 @dataclass
@@ -92,17 +91,23 @@ def add_directives(text: str, wanted: dict[int, set[str]]) -> tuple[str, set[int
 
 def merge_comment(comment: str, codes: Iterable[str]) -> str | None:
     """The comment with a directive for ``codes``: merged into its first `# noqa: X`
-    (the only one agentlint reads), else appended. None when nothing needs adding."""
-    match = _NOQA.search(comment)
-    if match is None:
-        return f"{comment}  # noqa: {', '.join(sorted(codes))}"
-    if match.group("codes") is None:
+    (the only one agentlint reads), else appended. An invalid directive (`# noqa: see
+    ticket 123`, which suppresses nothing) gets the codes, its text kept as a comment
+    after them (`# noqa: AGL302  # see ticket 123`). None when nothing needs adding."""
+    directive = parse_directive(comment)
+    wanted = ", ".join(sorted(codes))
+    if directive is None:
+        return f"{comment}  # noqa: {wanted}"
+    if directive.invalid:
+        rest = comment[directive.end :].lstrip(" \t")[1:].strip()  # past the colon
+        tail = f"  # {rest}" if rest else ""
+        return f"{comment[: directive.start]}# noqa: {wanted}{tail}"
+    if directive.codes is None:
         return None  # a blanket `# noqa` already suppresses everything on the line
-    have = {c.upper() for c in _CODE.findall(match.group("codes"))}
-    missing = sorted(set(codes) - have)
+    missing = sorted(set(codes) - set(directive.codes))
     if not missing:
         return None
-    return comment[: match.end()] + ", " + ", ".join(missing) + comment[match.end() :]
+    return comment[: directive.end] + ", " + ", ".join(missing) + comment[directive.end :]
 
 
 def plan_file(
@@ -170,9 +175,11 @@ def add_noqa(
     recheck: Callable[[str, bytes], Sequence[Diagnostic]] | None,
     warn: Callable[[str], None],
     project_codes: frozenset[str] = frozenset(),
-    root: str = ".",
+    root: "str | Callable[[str], str]" = ".",
 ) -> Outcome:
-    """Add directives for ``diagnostics`` (a run's final findings) to their files."""
+    """Add directives for ``diagnostics`` (a run's final findings) to their files.
+    ``root`` is the project folder a file may not link out of, or a function giving
+    it for each file (files of one run may have different configurations)."""
 
     outcome = Outcome()
     by_path: dict[str, list[Diagnostic]] = {}
@@ -198,7 +205,7 @@ def add_noqa(
         if plan.text is None:
             continue
         try:
-            write_fixed(path, content, plan.text.encode(encoding), root)
+            write_fixed(path, content, plan.text.encode(encoding), root(path) if callable(root) else root)
         except NotWritten as exc:
             warn(f"{path}: {str(exc).replace('not fixed:', 'not changed:')}")
             outcome.left += [d for d in found if d not in plan.left]

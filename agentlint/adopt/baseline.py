@@ -29,7 +29,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import UnreadableFile, read_regular
@@ -255,14 +255,28 @@ class Scope:
     paths: frozenset[str]
     """Key paths of the files checked."""
     codes: frozenset[str]
-    """Codes enabled in the run."""
+    """Codes enabled in the run (in every file, when ``codes_by_path`` is None)."""
+    codes_by_path: Mapping[str, frozenset[str]] | None = None
+    """Key path -> the codes enabled for that file, when files of the run have
+    different configurations."""
 
     @staticmethod
-    def of(checked_paths: Iterable[str], enabled: Iterable[str], root: str) -> "Scope":
-        return Scope(root, frozenset(key_path(p, root) for p in checked_paths), frozenset(enabled))
+    def of(
+        checked_paths: Iterable[str], enabled: "Iterable[str] | Callable[[str], Iterable[str]]", root: str
+    ) -> "Scope":
+        """``enabled`` is the run's codes, or a function giving the codes of a file."""
+        checked = list(checked_paths)
+        if callable(enabled):
+            by_path = {key_path(p, root): frozenset(enabled(p)) for p in checked}
+            codes = frozenset().union(*by_path.values()) if by_path else frozenset()
+            return Scope(root, frozenset(by_path), codes, by_path)
+        return Scope(root, frozenset(key_path(p, root) for p in checked), frozenset(enabled))
 
     def covers(self, key: FindingKey) -> bool:
-        return key.path in self.paths and key.code in self.codes
+        if key.path not in self.paths:
+            return False
+        codes = self.codes if self.codes_by_path is None else self.codes_by_path.get(key.path, frozenset())
+        return key.code in codes
 
 
 @dataclass

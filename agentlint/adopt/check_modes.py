@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -56,9 +56,15 @@ class Adoption:
         *,
         quiet: bool,
         fail: Callable[[str], None],
+        settings_for: Callable[[str], Any] | None = None,
     ) -> list[Diagnostic]:
+        """``settings`` are the run's (baseline paths are relative to their root);
+        ``settings_for(path)`` gives a file's own when files of the run have different
+        configurations (the codes enabled for it, what `--add-noqa` checks again)."""
         read = file_reader(stdin)
-        scope = bl.Scope.of(checked, settings.enabled, settings.root)
+        self._settings_for = settings_for or (lambda path: settings)
+        enabled = settings.enabled if settings_for is None else (lambda path: settings_for(path).enabled)
+        scope = bl.Scope.of(checked, enabled, settings.root)
         if self.write_baseline_file:
             self._write(diagnostics, scope, read, fail)
         diagnostics = list(diagnostics)
@@ -102,13 +108,18 @@ class Adoption:
         return outcome.new
 
     def _add_noqa(self, diagnostics, settings) -> list[Diagnostic]:
-        def recheck(path: str, content: bytes):
-            return file_diagnostics(path, content, settings)
+        settings_for = self._settings_for
 
+        def recheck(path: str, content: bytes):
+            return file_diagnostics(path, content, settings_for(path))
 
         project_codes = frozenset(r.meta.code for r in registry.project_rules())
         outcome = add_noqa(
-            diagnostics, recheck, lambda m: self.notes.append(f"agentlint: warning: {m}"), project_codes, settings.root
+            diagnostics,
+            recheck,
+            lambda m: self.notes.append(f"agentlint: warning: {m}"),
+            project_codes,
+            lambda path: settings_for(path).root,
         )
         directives = "directive" if outcome.added == 1 else "directives"
         files = "file" if outcome.files == 1 else "files"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -15,15 +17,13 @@ from agentlint.cli.fix import fix_files, fix_stdin, print_fixed, show_diff
 from agentlint.cli.options import caching, configuration, file_selection
 from agentlint.cli.output import emit, errors, progress_printer
 from agentlint.engine.analyze import unreadable
-from agentlint.engine.config import (
-    OUTPUT_FORMATS,
-    ConfigError,
-    Overrides,
-    load_settings,
-)
+from agentlint.engine.config import OUTPUT_FORMATS, ConfigError, Overrides
 from agentlint.engine.discovery import discover, display_path
 from agentlint.engine.finalize import has_internal_errors
-from agentlint.engine.run import run
+from agentlint.engine.resolver import Resolver
+from agentlint.engine.run import run_groups
+from agentlint.engine.suppression import reset_warnings
+from agentlint.report._common import printable
 from agentlint.rules import registry
 
 
@@ -34,10 +34,10 @@ from agentlint.rules import registry
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to add to the selection.")
 @file_selection
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too (for pre-commit).")
-@click.option("--stdin-filename", metavar="PATH", help="The name to report for source read from stdin (`-`).")
+@click.option("--stdin-filename", metavar="PATH", help="Read the source from stdin and report it as PATH (its configuration applies).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default=None, help="How to print findings (default: full).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=str), help="Write the report to this file instead of stdout.")
-@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings (JSON with --output-format json).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @configuration
 @caching
@@ -49,6 +49,8 @@ from agentlint.rules import registry
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=str), metavar="FILE", help="Report only findings that are not in this baseline file; list its stale entries.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False, path_type=str), metavar="FILE", help="Record the current findings in FILE (entries of files not checked are kept) and exit 0.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to the lines of the current findings (keeping existing comments) instead of reporting them.")
+@click.option("--show-settings", "show_settings", metavar="PATH", type=click.Path(path_type=str), help="Print the configuration file and the settings that hold for PATH, and exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, and exit.")
 def check(
     paths: tuple[str, ...],
     select: Sequence[str],
@@ -76,18 +78,23 @@ def check(
     baseline_file: str | None,
     write_baseline_file: str | None,
     add_noqa: bool,
+    show_settings: str | None,
+    show_files: bool,
 ) -> None:
     """Check PATHS (default: the current folder) for agent-code findings.
 
-    Exit status: 0 no findings, 1 findings, 2 usage, configuration or internal error.
+    Each file is checked with the nearest configuration at or above it (`--config`
+    and `--isolated`: one for all). Exit status: 0 no findings (also when no file was
+    found: a warning says so), 1 findings, 2 usage, configuration or internal error.
     """
+    reset_warnings()
     paths_list = list(paths) or ["."]
-    use_stdin = paths_list == ["-"]
-    if "-" in paths_list and not use_stdin:
+    # `--stdin-filename` reads stdin, as ruff does; other paths are ignored then
+    use_stdin = paths_list == ["-"] or stdin_filename is not None
+    if "-" in paths_list and paths_list != ["-"]:
         fail("`-` (read from stdin) cannot be combined with other paths")
-    start = Path(stdin_filename or ".") if use_stdin else Path(paths_list[0])
-    if not start.exists():
-        start = Path(".")
+    if stdin_filename is not None and paths and paths_list != ["-"]:
+        click.echo(f"agentlint: warning: ignoring {', '.join(paths_list)}: the source is read from stdin (--stdin-filename)", err=True)
     overrides = Overrides(
         select=code_list(select),
         ignore=code_list(ignore),
@@ -99,9 +106,12 @@ def check(
         cache_dir=cache_dir,
     )
     try:
-        settings = load_settings(
-            start=start, config_file=config_file, isolated=isolated, overrides=overrides, rules=registry.all_rules()
-        )
+        resolver = Resolver(rules=registry.all_rules(), overrides=overrides, config_file=config_file, isolated=isolated)
+        if show_settings is not None:
+            print_settings(resolver, show_settings)
+            sys.exit(EXIT_CLEAN)
+        settings = resolver.current
+        stdin_settings = resolver.for_path(stdin_filename) if use_stdin and stdin_filename else settings
     except ConfigError as exc:
         fail(str(exc))
 
@@ -114,45 +124,73 @@ def check(
     problems = []
     if use_stdin:
         name = stdin_filename or "-"
-        if stdin_filename and force_exclude and not discover([stdin_filename], settings, force_exclude=True).files and os.path.exists(stdin_filename):
+        if stdin_filename and force_exclude and not discover([stdin_filename], resolver, force_exclude=True).files and os.path.exists(stdin_filename):
             emit([], settings, output_file, statistics, quiet, files_checked=0)
             sys.exit(EXIT_CLEAN)
         stdin = (display_path(name) if name != "-" else "-", sys.stdin.buffer.read())
     else:
-        found = discover(paths_list, settings, force_exclude=force_exclude)
+        try:
+            found = discover(paths_list, resolver, force_exclude=force_exclude)
+        except ConfigError as exc:
+            fail(str(exc))
         files, problems = found.files, found.problems
+        if show_files:
+            for path in sorted(files):
+                click.echo(printable(path))
+            for problem in problems:
+                click.echo(f"agentlint: warning: {printable(problem.path)}: {problem.reason}", err=True)
+            sys.exit(EXIT_CLEAN)
+        if not files and not problems:
+            click.echo("agentlint: warning: No Python files or notebooks found under the given paths", err=True)
 
+    try:
+        groups = [(stdin_settings, [])] if stdin is not None else resolver.group(files)
+    except ConfigError as exc:
+        fail(str(exc))
     progress = progress_printer() if not quiet else None
-    result = run(
-        files, settings, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None,
-        paths=None if use_stdin else paths_list,
+    outcome = run_groups(
+        groups, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None,
+        paths=None if use_stdin else paths_list, settings_of=None if resolver.fixed else resolver.for_path,
     )
-    diagnostics = list(result.diagnostics)
     if progress is not None:
         progress(-1, -1)
+    files_checked = sum(r.files_checked for _, r in outcome)
     fixed: list = []
     if diff:
-        changed = show_diff(result, settings, unsafe_fixes, stdin)
+        changed = sum(show_diff(result, group, unsafe_fixes, stdin, summary=False) for group, result in outcome)
+        if changed:
+            click.echo(f"Would fix {changed} finding{'' if changed == 1 else 's'}.", err=True)
         sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
     if fix and stdin is not None:
-        fix_stdin(settings, unsafe_fixes, stdin, output_file, statistics, quiet, exit_zero)
-    if fix:
-        diagnostics, fixed = fix_files(result, settings, unsafe_fixes, jobs=jobs, use_cache=not no_cache)
+        fix_stdin(replace(stdin_settings, output_format=settings.output_format, docs_url=settings.docs_url),
+                  unsafe_fixes, stdin, output_file, statistics, quiet, exit_zero)
+    diagnostics = []
+    for group, result in outcome:
+        if fix:
+            left, group_fixed = fix_files(result, group, unsafe_fixes, jobs=jobs, use_cache=not no_cache)
+            diagnostics += left
+            fixed += group_fixed
+        else:
+            diagnostics += result.diagnostics
     for problem in problems:
         diagnostics += unreadable(problem.path, problem.reason).diagnostics
     diagnostics.sort(key=lambda d: d.sort_key())
+    settings_for = _settings_of(resolver, stdin, stdin_settings)
     if adopting is not None:
-        checked = [*result.results, *(p.path for p in problems)]
-        diagnostics = adopting.run(diagnostics, settings, checked, stdin, quiet=quiet, fail=fail)
+        checked = [path for _, result in outcome for path in result.results] + [p.path for p in problems]
+        diagnostics = adopting.run(
+            diagnostics, settings, checked, stdin, quiet=quiet, fail=fail, settings_for=settings_for
+        )
     emit(
         diagnostics,
         settings,
         output_file,
         statistics,
         quiet,
-        files_checked=result.files_checked,
+        files_checked=files_checked,
         unsafe_fixes=unsafe_fixes,
         fixed=len(fixed),
+        settings_for=settings_for,
     )
     if show_fixes and fixed:
         print_fixed(fixed, settings)
@@ -166,3 +204,43 @@ def check(
         )
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if errors(diagnostics) and not exit_zero else EXIT_CLEAN)
+
+
+def _settings_of(resolver: Resolver, stdin, stdin_settings):
+    """A file's own settings (the source read from stdin has those of its name)."""
+
+    def settings_for(path: str):
+        if stdin is not None and path == stdin[0]:
+            return stdin_settings
+        return resolver.for_path(path)
+
+    return settings_for
+
+
+def print_settings(resolver: Resolver, path: str) -> None:
+    """`--show-settings PATH`: which configuration holds for PATH, and what it says."""
+    settings = resolver.for_path(path)
+    click.echo(f"Settings for: {printable(display_path(path))}")
+    click.echo(f"Configuration file: {resolver.config_of(settings)}")
+    click.echo(f"Root (globs, per-file-ignores): {settings.root}")
+    rules = registry.all_rules()
+    selectable = [code for code in sorted(settings.enabled) if code in rules]
+    lines = {
+        "enabled": selectable,
+        "per-file-ignores": {pattern: sorted(codes) for pattern, codes in settings.per_file_ignores},
+        "exclude": list(settings.exclude),
+        "extend-exclude": list(settings.extend_exclude),
+        "respect-gitignore": settings.respect_gitignore,
+        "output-format": settings.output_format,
+        "cache-dir": settings.cache_dir,
+        "max-file-size": settings.max_file_size,
+        "project-roots": list(settings.project_roots),
+        "tests": dict(settings.tests),
+        "docs-url": settings.docs_url,
+        **{key: list(values) for key, values in settings.knowledge},
+    }
+    for key, value in lines.items():
+        click.echo(f"{key} = {json.dumps(value)}")
+    for code, options in sorted(settings.rule_settings.items()):
+        for name, value in options.items():
+            click.echo(f"rules.{code}.{name} = {json.dumps(value)}")

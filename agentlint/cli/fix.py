@@ -84,8 +84,9 @@ def _planned_fixes(result, settings: Settings, unsafe: bool, read, unreadable: s
             yield path, content, outcome
 
 
-def show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
-    """Print the unified diff of what --fix would change; True when there is any."""
+def show_diff(result, settings: Settings, unsafe: bool, stdin, *, summary: bool = True) -> int:
+    """Print the unified diff of what --fix would change; the number of findings it
+    would fix (``summary``: also say it on stderr)."""
     def read(path: str) -> bytes | None:
         return stdin[1] if stdin is not None and path == stdin[0] else _read_bytes(path)
 
@@ -93,9 +94,9 @@ def show_diff(result, settings: Settings, unsafe: bool, stdin) -> bool:
     for path, content, outcome in _planned_fixes(result, settings, unsafe, read):
         click.echo(unified_diff(path, decode(content), outcome.fixed_text or ""), nl=False)
         count += len(outcome.fixed)
-    if count:
+    if count and summary:
         click.echo(f"Would fix {count} finding{'' if count == 1 else 's'}.", err=True)
-    return count > 0
+    return count
 
 
 def fix_stdin(settings: Settings, unsafe: bool, stdin, output_file, statistics, quiet, exit_zero) -> None:

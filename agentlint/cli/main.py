@@ -15,6 +15,7 @@ from agentlint.cli.common import EXIT_ERROR
 
 COMMANDS = {
     "check": "agentlint.cli.check",
+    "clean": "agentlint.cli.clean",
     "explain": "agentlint.cli.explain",
     "init": "agentlint.cli.init",
     "rule": "agentlint.cli.rule",

@@ -10,7 +10,7 @@ import sys
 from agentlint import __version__
 from agentlint.cli.common import fail, use_color
 from agentlint.engine.config import Settings
-from agentlint.engine.discovery import outside_project
+from agentlint.engine.discovery import outside_project, repository_root
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
 from agentlint.report.write import Report, write_report
@@ -20,6 +20,11 @@ from agentlint.rules import registry
 def errors(diagnostics) -> bool:
     """Whether any finding fails the run (notes never do)."""
     return any(d.severity == "error" for d in diagnostics)
+
+
+SARIF_RESULTS_SHOWN = 5000
+"""GitHub code scanning shows at most this many results of a run (and rejects a run of
+more than 25,000)."""
 
 
 def emit(
@@ -33,15 +38,30 @@ def emit(
     unsafe_fixes: bool = False,
     fixed: int = 0,
     stream=None,
+    settings_for=None,
 ) -> None:
+    """Write the report. ``settings`` are the run's (the working folder's: the output
+    format, `docs-url`); ``settings_for(path)`` gives a file's own (its project root and
+    size limit, for reading its source), when they differ."""
+    own = settings_for or (lambda path: settings)
+
     def read_source(path: str) -> str | None:
         """A checked file's text for code frames; never another file's through a link."""
-        if outside_project(path, settings.root) is not None:
+        file_settings = own(path)
+        if outside_project(path, file_settings.root) is not None:
             return None
         try:
-            return read_regular(path, settings.max_file_size).decode("utf-8", errors="replace")
+            return read_regular(path, file_settings.max_file_size).decode("utf-8", errors="replace")
         except OSError:
             return None
+
+    if settings.output_format == "sarif" and len(diagnostics) > SARIF_RESULTS_SHOWN and not statistics:
+        print(
+            f"agentlint: warning: the SARIF report holds {len(diagnostics):,} results; GitHub code scanning "
+            f"shows at most {SARIF_RESULTS_SHOWN:,} of a run (and rejects more than 25,000): narrow the run "
+            "(--select, per-file-ignores) or report only new findings (--baseline)",
+            file=sys.stderr,
+        )
 
     to_file = stream is None and output_file is not None
     if to_file:
@@ -52,13 +72,15 @@ def emit(
         diagnostics=diagnostics,
         rules=registry.all_rules(),
         files_checked=files_checked,
-        root=settings.root,
+        root=repository_root(),
         read_source=read_source,
         color=use_color(stream) and not output_file,
         statistics=statistics,
         tool_version=__version__,
         unsafe_fixes=unsafe_fixes,
         fixed=fixed,
+        summary=not quiet,
+        docs_url=settings.docs_url,
     )
     write_report(settings.output_format, report, stream)
     if to_file:

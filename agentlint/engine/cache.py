@@ -1,5 +1,12 @@
 """Per-file result cache: one JSON file per (path, content, settings, version).
 
+Entries live in ``<cache-dir>/<version>/<settings fingerprint>/``. Each run marks the
+folder of its settings as used (at most once an hour: one ``stat`` otherwise), and
+then removes the folders of other settings and other agentlint versions that have not
+been used for ``STALE_DAYS`` days, keeping at most ``KEEP_SETTINGS`` of them (the most
+recently used): changing a setting, or upgrading agentlint, does not leave the old
+results behind for ever. ``agentlint clean`` removes a cache folder whole.
+
 Two runs that write the same entry write the same bytes. Writes go to a temporary file
 in the same folder and are renamed into place (atomic on POSIX and Windows), so a
 reader never sees half an entry; a corrupt or unreadable entry is a miss and is
@@ -11,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import shutil
 import sys
+import time
 from typing import Any
 
 from agentlint import __version__
@@ -91,15 +101,110 @@ class Cache:
         return None
 
 
+    def mark_used(self, now: float | None = None) -> bool:
+        """Mark this run's settings folder as used and prune the others (see the module's
+        docstring); at most once every ``MARK_EVERY`` seconds. True when it pruned."""
+        now = time.time() if now is None else now
+        stamp = os.path.join(self.directory, _STAMP)
+        try:
+            if now - os.stat(stamp).st_mtime < MARK_EVERY:
+                return False
+        except OSError:
+            pass
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            with open(stamp, "a", encoding="ascii"):
+                pass
+            os.utime(stamp, (now, now))
+        except OSError:
+            return False
+        prune(self.base, keep=self.directory, now=now)
+        return True
+
+
+KEEP_SETTINGS = 8
+"""Settings folders (of any version) kept besides the one in use."""
+STALE_DAYS = 7
+"""A settings folder not used for this many days is removed."""
+MARK_EVERY = 3600
+"""Seconds between two marks of a settings folder as used (and two prunes)."""
+_STAMP = "last-used"
+_VERSION_DIR = re.compile(r"^[0-9][0-9A-Za-z.+!_-]*$")
+_SETTINGS_DIR = re.compile(r"^[0-9a-f]{16}$")
+
+
+def prune(base: str, *, keep: str | None = None, now: float | None = None) -> list[str]:
+    """Remove the settings folders of ``base`` (a cache folder of ours) not used for
+    ``STALE_DAYS`` days, and all but the ``KEEP_SETTINGS`` most recently used; never
+    ``keep``. Folders of other versions that end up empty go too. Only folders shaped
+    like agentlint's (``<version>/<16 hex digits>``) are touched. Returns the removed."""
+    if not _is_ours(os.path.join(base, _TAG)):
+        return []
+    now = time.time() if now is None else now
+    found: list[tuple[float, str]] = []
+    versions: list[str] = []
+    try:
+        with os.scandir(base) as entries:
+            for version in entries:
+                if not _VERSION_DIR.match(version.name) or not version.is_dir(follow_symlinks=False):
+                    continue
+                versions.append(version.path)
+                with os.scandir(version.path) as settings_dirs:
+                    for entry in settings_dirs:
+                        if _SETTINGS_DIR.match(entry.name) and entry.is_dir(follow_symlinks=False):
+                            found.append((_last_used(entry.path), entry.path))
+    except OSError:
+        return []
+    keep_real = os.path.abspath(keep) if keep else None
+    others = sorted((item for item in found if os.path.abspath(item[1]) != keep_real), reverse=True)
+    removed = []
+    for rank, (used, path) in enumerate(others):
+        if rank >= KEEP_SETTINGS or now - used > STALE_DAYS * 86400:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    for version in versions:
+        try:
+            os.rmdir(version)  # only when empty
+        except OSError:
+            pass
+    return removed
+
+
+def _last_used(folder: str) -> float:
+    try:
+        return os.stat(os.path.join(folder, _STAMP)).st_mtime
+    except OSError:
+        try:
+            return os.stat(folder).st_mtime
+        except OSError:
+            return 0.0
+
+
+def is_cache_folder(path: str) -> bool:
+    """Whether ``path`` is a cache folder of agentlint's (it holds our ``CACHEDIR.TAG``)."""
+    return os.path.isdir(path) and not os.path.islink(path) and _is_ours(os.path.join(path, _TAG))
+
+
+def remove_cache_folder(path: str) -> bool:
+    """Remove a cache folder of ours whole (`agentlint clean`); False when ``path`` is
+    not one, which is then left alone."""
+    if not is_cache_folder(path):
+        return False
+    shutil.rmtree(path)
+    return True
+
+
 _WARNED: set[str] = set()
 
 
 def open_cache(directory: str, settings_fingerprint: str) -> Cache | None:
-    """The run's cache, claimed (see ``Cache.claim``), or None when it cannot be used;
-    the reason is printed once on stderr and the run goes on without a cache."""
+    """The run's cache, claimed (see ``Cache.claim``) and marked as used (pruning other
+    settings and versions), or None when it cannot be used; the reason is printed once
+    on stderr and the run goes on without a cache."""
     cache = Cache(directory, settings_fingerprint)
     warning = cache.claim()
     if warning is None:
+        cache.mark_used()
         return cache
     if warning not in _WARNED:
         _WARNED.add(warning)

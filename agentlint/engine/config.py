@@ -38,6 +38,9 @@ DEFAULT_EXCLUDES = (
     "site-packages", "venv",
 )
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
+RESULTS_VERSION = 2
+"""What a cached per-file result holds besides the facts (2: `# noqa` directives read
+with ruff's grammar, invalid ones kept); part of the cache key."""
 
 
 class ConfigError(Exception):
@@ -97,12 +100,19 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "injected-types": ("a list of parameter types the framework fills (`myapp.context.TurnContext`)", _is_str_list),
     "injected-names": ("a list of parameter names the framework fills", _is_str_list),
     "llm-call-patterns": ("a list of calls that reach a model (`myapp.llm.ask`, `*.generate_text`)", _is_str_list),
+    "docs-url": (
+        "an http(s) URL of the rule pages with `{code}` where the rule code goes "
+        "(`https://example.org/agentlint/rules/{code}.md`)",
+        lambda v: isinstance(v, str) and bool(_DOCS_URL.match(v)) and "{code}" in v,
+    ),
     "tests": (
         "a table of rule code, family prefix (`AGL1`) or `default` = \"report\", \"note\" or \"skip\" "
         "(what to do with findings in test code)",
         _is_tests_table,
     ),
 }
+
+_DOCS_URL = re.compile(r"^https?://[^\s/]+/\S*$")
 
 KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns")
 """Top-level keys that extend the framework tables (they change facts: part of the cache key)."""
@@ -132,12 +142,16 @@ class Settings:
     matching a code wins; `default` matches every code."""
     knowledge: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """The framework knowledge added in config: (key, values) for ``KNOWLEDGE_KEYS``."""
+    docs_url: str | None = None
+    """`docs-url`: where the rule pages are published, `{code}` standing for the code;
+    None: reports link to no page (SARIF ``helpUri``, the JSON ``url``)."""
 
     def fingerprint(self) -> str:
         """What per-file results depend on; part of the cache key."""
         payload = {
             "version": __version__,
             "facts": FACTS_VERSION,
+            "results": RESULTS_VERSION,
             "enabled": sorted(self.enabled),
             "rules": {k: dict(v) for k, v in sorted(self.rule_settings.items())},
             "max-file-size": self.max_file_size,
@@ -175,25 +189,37 @@ def locate(start: Path) -> Path | None:
     start = start.resolve()
     folder = start if start.is_dir() else start.parent
     for candidate in (folder, *folder.parents):
-        own = candidate / "agentlint.toml"
-        if own.is_file():
-            return own
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                text = pyproject.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            try:
-                data = tomllib.loads(text)
-            except tomllib.TOMLDecodeError as exc:
-                if _MENTIONS_TABLE.search(text):
-                    # the file that would hold the configuration: dropping it would be wrong
-                    raise ConfigError(f"invalid TOML: {exc}", path=str(pyproject)) from None
-                continue  # an unrelated broken pyproject is not ours to judge
-            tool = data.get("tool")
-            if isinstance(tool, dict) and "agentlint" in tool:
-                return pyproject
+        found = config_in(candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def config_in(folder: Path) -> Path | None:
+    """The configuration file of ``folder`` itself: its agentlint.toml, else its
+    pyproject.toml when that has a [tool.agentlint] table; None when it has neither."""
+    own = folder / "agentlint.toml"
+    if own.is_file():
+        return own
+    pyproject = folder / "pyproject.toml"
+    if not pyproject.is_file():
+        return None
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "agentlint" not in text and "[tool]" not in text:
+        return None  # cheap: most pyproject.toml files never mention us
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        if _MENTIONS_TABLE.search(text):
+            # the file that would hold the configuration: dropping it would be wrong
+            raise ConfigError(f"invalid TOML: {exc}", path=str(pyproject)) from None
+        return None  # an unrelated broken pyproject is not ours to judge
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "agentlint" in tool:
+        return pyproject
     return None
 
 
@@ -338,8 +364,9 @@ def load_settings(
     overrides: Overrides | None = None,
     rules: Mapping[str, RuleMeta],
 ) -> Settings:
-    overrides = overrides or Overrides()
-    table: dict[str, Any] = {}
+    """One configuration for a whole run: ``config_file``, none (``isolated``), or the
+    nearest one at or above ``start``. `check` finds the nearest configuration of each
+    file instead (``engine.resolver``)."""
     path: Path | None = None
     if config_file is not None:
         path = config_file
@@ -347,6 +374,19 @@ def load_settings(
             raise ConfigError("config file not found", path=str(path))
     elif not isolated:
         path = locate(start)
+    return settings_from(path, overrides=overrides, rules=rules)
+
+
+def settings_from(
+    path: Path | None,
+    *,
+    overrides: Overrides | None = None,
+    rules: Mapping[str, RuleMeta],
+) -> Settings:
+    """The settings of the configuration file ``path`` (None: the defaults, rooted at
+    the working folder), with the command line's ``overrides`` on top."""
+    overrides = overrides or Overrides()
+    table: dict[str, Any] = {}
     if path is not None:
         table = read(path)
         validate(table, rules, str(path))
@@ -405,4 +445,5 @@ def load_settings(
         project_roots=_project_roots(table.get("project-roots", ()), root, where),
         knowledge=tuple((k, tuple(table[k])) for k in KNOWLEDGE_KEYS if table.get(k)),
         tests=tuple({**dict(DEFAULT_TESTS), **{k.upper() if k != "default" else k: v for k, v in table.get("tests", {}).items()}}.items()),
+        docs_url=table.get("docs-url"),
     )

@@ -11,6 +11,7 @@ from typing import Callable
 import pathspec
 
 from agentlint.engine.config import Settings
+from agentlint.engine.resolver import Resolver
 
 
 @dataclass
@@ -34,60 +35,143 @@ def display_path(path: str) -> str:
     return absolute
 
 
-class _Matcher:
-    def __init__(self, settings: Settings) -> None:
-        self._pathspec = pathspec
-        self.root = settings.root
-        self.root_real = os.path.realpath(settings.root)
-        self.excludes = pathspec.GitIgnoreSpec.from_lines([*settings.exclude, *settings.extend_exclude])
-        self.respect_gitignore = settings.respect_gitignore
-        self._gitignores: dict[str, object | None] = {}
+class _GitIgnores:
+    """The `.gitignore` files of a run (each read once), the repository's
+    `.git/info/exclude`, and which of them apply to a folder."""
+
+    def __init__(self) -> None:
+        self.specs: dict[str, object | None] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
 
-    def _rel(self, path: str, base: str) -> str | None:
-        rel = os.path.relpath(path, base)
-        return None if rel.startswith("..") else rel.replace(os.sep, "/")
+    def spec(self, folder: str):
+        if folder not in self.specs:
+            lines: list[str] = []
+            found = False
+            if self.chain(folder)[0] == folder:
+                # the repository top: `.git/info/exclude` first (the .gitignore wins)
+                exclude = _info_exclude(folder)
+                if exclude is not None:
+                    lines += _read_lines(exclude) or []
+                    found = True
+            own = _read_lines(os.path.join(folder, ".gitignore"))
+            if own is not None:
+                lines += own
+                found = True
+            self.specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if found else None
+        return self.specs[folder]
 
-    def excluded(self, path: str, is_dir: bool) -> bool:
-        absolute = os.path.abspath(path)
-        rel = self._rel(absolute, self.root) or os.path.basename(absolute)
-        if is_dir:
-            rel += "/"
-        if self.excludes.match_file(rel):
-            return True
-        return self.respect_gitignore and self._gitignored(absolute, is_dir)
-
-    def _gitignore_spec(self, folder: str):
-        if folder not in self._gitignores:
-            spec = None
-            try:
-                with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
-                    spec = self._pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())
-            except OSError:
-                pass
-            self._gitignores[folder] = spec
-        return self._gitignores[folder]
-
-    def _chain(self, folder: str) -> tuple[str, ...]:
+    def chain(self, folder: str) -> tuple[str, ...]:
         """Folders whose .gitignore applies to files in ``folder``, outermost first:
         from the repository top (the folder holding .git) or the filesystem root."""
         chain = self._chains.get(folder)
         if chain is None:
             parent = os.path.dirname(folder)
-            if os.path.isdir(os.path.join(folder, ".git")) or parent == folder:
+            if os.path.exists(os.path.join(folder, ".git")) or parent == folder:
                 chain = (folder,)
             else:
-                chain = (*self._chain(parent), folder)
+                chain = (*self.chain(parent), folder)
             self._chains[folder] = chain
         return chain
 
-    def _gitignored(self, absolute: str, is_dir: bool) -> bool:
+
+def _read_lines(path: str) -> list[str] | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read().splitlines()
+    except OSError:
+        return None
+
+
+def _info_exclude(top: str) -> str | None:
+    """`info/exclude` of the repository whose top is ``top``: in `.git/`, or for a
+    worktree or submodule (`.git` is a file naming the git folder) in its common folder."""
+    dotgit = os.path.join(top, ".git")
+    if os.path.isdir(dotgit):
+        return os.path.join(dotgit, "info", "exclude")
+    lines = _read_lines(dotgit)
+    if not lines or not lines[0].startswith("gitdir:"):
+        return None
+    gitdir = os.path.join(top, lines[0][len("gitdir:"):].strip())
+    common = _read_lines(os.path.join(gitdir, "commondir"))
+    if common:
+        gitdir = os.path.join(gitdir, common[0].strip())
+    return os.path.join(gitdir, "info", "exclude")
+
+
+def _is_below(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _pardoned(spec, names: tuple[str, ...]):
+    """``spec`` without the patterns that match any of ``names`` (a folder given on the
+    command line and the folders above it, as relative paths ending in `/`): a folder
+    named explicitly is walked even when it, or a folder above it, is ignored."""
+    patterns = [p for p in spec.patterns if not (p.include and any(p.match_file(n) for n in names))]
+    return spec if len(patterns) == len(spec.patterns) else pathspec.GitIgnoreSpec(patterns)
+
+
+def _folder_names(top: str, base: str) -> tuple[str, ...]:
+    """``top`` and every folder between it and ``base`` (exclusive), relative to
+    ``base``, each ending in `/`."""
+    rel = os.path.relpath(top, base).replace(os.sep, "/")
+    if rel == "." or rel.startswith(".."):
+        return ()
+    parts = rel.split("/")
+    return tuple("/".join(parts[: i + 1]) + "/" for i in range(len(parts)))
+
+
+class _Matcher:
+    """The excludes of one configuration, and the `.gitignore` files (shared by every
+    configuration of a run)."""
+
+    def __init__(self, settings: Settings, gitignores: _GitIgnores | None = None) -> None:
+        self.root = settings.root
+        self.root_real = os.path.realpath(settings.root)
+        self.excludes = pathspec.GitIgnoreSpec.from_lines([*settings.exclude, *settings.extend_exclude])
+        self.respect_gitignore = settings.respect_gitignore
+        self._ignores = gitignores or _GitIgnores()
+        self._pardons: dict[tuple[str, str], object] = {}
+
+    @property
+    def _gitignores(self) -> dict[str, object | None]:
+        """Folder -> its `.gitignore` spec, for every folder consulted so far."""
+        return self._ignores.specs
+
+    def _rel(self, path: str, base: str) -> str | None:
+        rel = os.path.relpath(path, base)
+        return None if rel.startswith("..") else rel.replace(os.sep, "/")
+
+    def excluded(self, path: str, is_dir: bool, top: str | None = None) -> bool:
+        """Whether ``path`` is excluded, by the excludes or a `.gitignore`. ``top`` is
+        a folder given on the command line that ``path`` was found under: patterns that
+        exclude ``top`` itself (or a folder above it) do not apply below it."""
+        absolute = os.path.abspath(path)
+        rel = self._rel(absolute, self.root) or os.path.basename(absolute)
+        if is_dir:
+            rel += "/"
+        excludes = self.excludes if top is None else self._pardon(self.excludes, "", top, self.root)
+        if excludes.match_file(rel):
+            return True
+        return self.respect_gitignore and self._gitignored(absolute, is_dir, top)
+
+    def _pardon(self, spec, base_key: str, top: str, base: str):
+        key = (base_key or "<excludes>", top)
+        found = self._pardons.get(key)
+        if found is None:
+            names = _folder_names(os.path.abspath(top), base)
+            found = self._pardons[key] = _pardoned(spec, names) if names else spec
+        return found
+
+    def _gitignored(self, absolute: str, is_dir: bool, top: str | None = None) -> bool:
         # Every .gitignore from the repository top (or the filesystem root) down applies.
         ignored = False
-        for base in self._chain(os.path.dirname(absolute)):
-            spec = self._gitignore_spec(base)
+        top_abs = os.path.abspath(top) if top is not None else None
+        for base in self._ignores.chain(os.path.dirname(absolute)):
+            spec = self._ignores.spec(base)
             if spec is None:
                 continue
+            if top_abs is not None and top_abs != base and _is_below(top_abs, base):
+                spec = self._pardon(spec, base, top_abs, base)
             rel = os.path.relpath(absolute, base).replace(os.sep, "/") + ("/" if is_dir else "")
             result = spec.check_file(rel)
             if result.include is not None:
@@ -95,15 +179,70 @@ class _Matcher:
         return ignored
 
 
-def discover(paths: list[str], settings: Settings, *, force_exclude: bool = False) -> Discovery:
+class _TreeMatcher:
+    """Excludes by folder: a file or folder is matched against the excludes of the
+    configuration of the folder it sits in (a nested configuration's excludes apply
+    to its own subtree), and every `.gitignore` above it."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self._ignores = _GitIgnores()
+        self._by_settings: dict[int, _Matcher] = {}
+        self._by_folder: dict[str, _Matcher] = {}
+        self.root = resolver.current.root
+        self.root_real = os.path.realpath(resolver.current.root)
+
+    @property
+    def _gitignores(self) -> dict[str, object | None]:
+        return self._ignores.specs
+
+    def of(self, settings: Settings) -> _Matcher:
+        matcher = self._by_settings.get(id(settings))
+        if matcher is None:
+            matcher = self._by_settings[id(settings)] = _Matcher(settings, self._ignores)
+        return matcher
+
+    def in_folder(self, folder: str) -> _Matcher:
+        matcher = self._by_folder.get(folder)
+        if matcher is None:
+            matcher = self._by_folder[folder] = self.of(self.resolver.for_folder(folder))
+        return matcher
+
+    def excluded(self, path: str, is_dir: bool, top: str | None = None) -> bool:
+        return self.in_folder(os.path.dirname(os.path.abspath(path))).excluded(path, is_dir, top)
+
+    def explicitly_excluded(self, path: str, is_dir: bool) -> bool:
+        """`--force-exclude`: a path given on the command line is excluded when it, or a
+        folder above it inside its configuration's root, matches (each checked against
+        the configuration of the folder holding it)."""
+        current = os.path.abspath(path)
+        first = True
+        while True:
+            folder = os.path.dirname(current)
+            matcher = self.in_folder(folder)
+            inside = current != matcher.root and _is_below(current, matcher.root)
+            if not inside and not first:
+                return False
+            if matcher.excluded(current, is_dir):
+                return True
+            if not inside or folder == current:
+                return False
+            current, is_dir, first = folder, True, False
+
+
+def discover(paths: list[str], settings: "Settings | Resolver", *, force_exclude: bool = False) -> Discovery:
+    """The files to check under ``paths``. A folder given is walked even when an
+    exclude or a `.gitignore` names it (as ruff does); with ``force_exclude`` the
+    excludes apply to the paths given too (pre-commit passes every changed file)."""
+    resolver = settings if isinstance(settings, Resolver) else Resolver.single(settings)
     out = Discovery()
     seen: set[str] = set()
-    matchers: list[_Matcher] = []
+    matchers: list[_TreeMatcher] = []
 
-    def matcher() -> _Matcher:
+    def matcher() -> _TreeMatcher:
         # Built on first use: `agentlint check one_file.py` needs no pathspec at all.
         if not matchers:
-            matchers.append(_Matcher(settings))
+            matchers.append(_TreeMatcher(resolver))
         return matchers[0]
 
     def add(path: str, real: str | None = None) -> None:
@@ -124,12 +263,12 @@ def discover(paths: list[str], settings: Settings, *, force_exclude: bool = Fals
             out.problems.append(PathProblem(display_path(given), reason))
             continue
         is_dir = stat.S_ISDIR(st.st_mode)
-        if force_exclude and _any_excluded(matcher(), given, is_dir):
+        if force_exclude and matcher().explicitly_excluded(given, is_dir):
             continue
         if is_dir:
             _walk(given, matcher(), add, out)
             continue
-        outside = outside_project(given, settings.root)
+        outside = outside_project(given, resolver.for_path(given).root)
         if outside is not None:
             out.problems.append(PathProblem(display_path(given), outside))
         elif not stat.S_ISREG(st.st_mode):
@@ -137,6 +276,21 @@ def discover(paths: list[str], settings: Settings, *, force_exclude: bool = Fals
         else:
             add(given)
     return out
+
+
+def repository_root(start: str | None = None) -> str:
+    """The top of the git repository holding ``start`` (the working folder by default):
+    the nearest folder with a `.git` in it; else ``start`` itself. SARIF and GitLab
+    paths are relative to it, as code scanning and merge requests expect."""
+    here = os.path.abspath(start or os.getcwd())
+    current = here
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return here
+        current = parent
 
 
 NOT_REGULAR = "not a regular file (a FIFO, socket or device); only regular files are read"
@@ -154,20 +308,6 @@ def outside_project(path: str, root: str) -> str | None:
     return f"symlink to a file outside the project ({target}), not followed"
 
 
-def _any_excluded(matcher: _Matcher, path: str, is_dir: bool) -> bool:
-    """Explicit paths are excluded (with --force-exclude) when they or a parent folder
-    below the root match."""
-    if matcher.excluded(path, is_dir):
-        return True
-    absolute = os.path.abspath(path)
-    parent = os.path.dirname(absolute)
-    while parent.startswith(matcher.root) and parent != matcher.root:
-        if matcher.excluded(parent, True):
-            return True
-        parent = os.path.dirname(parent)
-    return False
-
-
 PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
@@ -177,7 +317,7 @@ def _python(name: str) -> bool | None:
 
 def walk_tree(
     top: str,
-    matcher: _Matcher,
+    matcher: "_Matcher | _TreeMatcher",
     add: Callable[[str, str, bool], None],
     problem: Callable[[str, str], None],
     *,
@@ -211,11 +351,11 @@ def walk_tree(
             except OSError:
                 continue
             if is_dir:
-                if not matcher.excluded(entry.path, True):
+                if not matcher.excluded(entry.path, True, top):
                     subdirs.append((entry.path, os.path.join(real_folder, entry.name)))
                 continue
             python = kind(entry.name)
-            if python is None or matcher.excluded(entry.path, False):
+            if python is None or matcher.excluded(entry.path, False, top):
                 continue
             real = os.path.join(real_folder, entry.name)
             if is_link:
@@ -251,7 +391,7 @@ def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
-def _walk(top: str, matcher: _Matcher, add, out: Discovery) -> None:
+def _walk(top: str, matcher: "_Matcher | _TreeMatcher", add, out: Discovery) -> None:
     walk_tree(
         top,
         matcher,

@@ -60,13 +60,13 @@ MAX_JOBS = 64
 IN_PROCESS_MAX = 16
 """Runs with at most this many files to analyse stay in-process (start-up matters)."""
 
-_WORKER_SETTINGS: Settings | None = None
+_WORKER_SETTINGS: list[Settings] = []
 
 
-_WORKER_CACHE: "Cache | None" = None
+_WORKER_CACHE: "list[Cache | None]" = []
 
 
-_WORKER_KEEP: "bool | str" = True
+_WORKER_KEEP: "list[bool | str]" = []
 
 
 _PROJECT_FACT_KEYS = frozenset({
@@ -76,34 +76,42 @@ _PROJECT_FACT_KEYS = frozenset({
 """The facts ``FileFacts.project_from_json`` reads."""
 
 
-def _init_worker(settings: Settings, use_cache: bool = False, keep_facts: "bool | str" = True) -> None:
+def _init_worker(
+    settings: "Settings | Sequence[Settings]",
+    use_cache: "bool | Sequence[bool]" = False,
+    keep_facts: "bool | str | Sequence[bool | str]" = True,
+) -> None:
+    """The worker's settings: one per configuration of the run (files are sent with
+    the index of theirs), with its cache and what to keep of the facts."""
     global _WORKER_SETTINGS, _WORKER_CACHE, _WORKER_KEEP
-    _WORKER_SETTINGS = settings
-    _WORKER_CACHE = Cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
-    _WORKER_KEEP = keep_facts
+    _WORKER_SETTINGS = [settings] if isinstance(settings, Settings) else list(settings)
+    count = len(_WORKER_SETTINGS)
+    caching = list(use_cache) if isinstance(use_cache, (list, tuple)) else [use_cache] * count
+    _WORKER_CACHE = [Cache(s.cache_dir, s.fingerprint()) if on else None for s, on in zip(_WORKER_SETTINGS, caching)]
+    _WORKER_KEEP = list(keep_facts) if isinstance(keep_facts, (list, tuple)) else [keep_facts] * count
 
 
-def _worker(path: str) -> tuple[str, dict]:
+def _worker(path: str, group: int = 0) -> tuple[str, dict]:
     """Analyse one file in a pool worker. The worker reads the file itself and writes
     its cache entry itself, and sends back only the facts the run keeps: the parent
     never holds the sources, nor every file's full facts, of a whole run."""
-    assert _WORKER_SETTINGS is not None
-    content = _read(path, _WORKER_SETTINGS.max_file_size)
+    settings, cache, keep_facts = _WORKER_SETTINGS[group], _WORKER_CACHE[group], _WORKER_KEEP[group]
+    content = _read(path, settings.max_file_size)
     if isinstance(content, str):
         return "", unreadable(path, content).to_json()
     key = Cache.key(path, content)
-    if _WORKER_KEEP == "facts-only":
-        return key, {"facts": facts_only_json(path, content, key, _WORKER_SETTINGS, _WORKER_CACHE)}
+    if keep_facts == "facts-only":
+        return key, {"facts": facts_only_json(path, content, key, settings, cache)}
     try:
-        data = analyze_content(path, content, _WORKER_SETTINGS).to_json()
+        data = analyze_content(path, content, settings).to_json()
     except Exception as exc:  # a bug outside any one rule: this file gets AGL003, the run goes on
         crashed = engine_diagnostic(INTERNAL_ERROR, path, f"Analysis crashed: {type(exc).__name__}: {exc}")
         data = FileResult(path, (crashed,), FileFacts(module=module_name_for(path), complete=False)).to_json()
-    if _WORKER_CACHE is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
-        _WORKER_CACHE.put(key, data)
-    if _WORKER_KEEP is not True:
+    if cache is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+        cache.put(key, data)
+    if keep_facts is not True:
         facts = data["facts"]
-        keep = _PROJECT_FACT_KEYS if _WORKER_KEEP == "project" else ("module", "complete")
+        keep = _PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
         data["facts"] = {k: facts[k] for k in keep if k in facts}
     return key, data
 
@@ -127,45 +135,83 @@ def run(
     them). When they do not cover a project of the files (pre-commit passes changed
     files), the project rules also see the project's other files, through their
     cached facts (see ``boundaries``), and report only in ``files``."""
-    if keep_facts is None:
-        # `check`: only the facts the project rules read, and only when one is selected
-        keep_facts = "project" if project_phase_wanted(settings) else False
-    cache = open_cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
-    results: dict[str, FileResult] = {}
-    todo: list[str] = []
-    hits = 0
-    for path in files:
-        content = _read(path, settings.max_file_size)
-        if isinstance(content, str):
-            results[path] = unreadable(path, content)
-            continue
-        if cache is not None:
-            cached = cache.get(Cache.key(path, content))
-            if cached is not None:
-                try:
-                    results[path] = FileResult.from_json(cached, path, with_facts=keep_facts)
-                    hits += 1
-                    continue
-                except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
-                    pass  # an entry from a broken write or an old layout: rebuild it
-        todo.append(path)
-    if stdin is not None:
-        results[stdin[0]] = analyze_content(stdin[0], stdin[1], settings)
+    ((_, result),) = run_groups(
+        [(settings, files)], jobs=jobs, use_cache=use_cache, stdin=stdin, progress=progress,
+        keep_facts=keep_facts, paths=paths,
+    )
+    return result
 
-    done = len(results)
-    total = len(files) + (1 if stdin else 0)
-    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, keep_facts):
-        results[path] = FileResult.from_json(data, path, with_facts=keep_facts)
+
+def run_groups(
+    groups: Sequence[tuple[Settings, list[str]]],
+    *,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    stdin: tuple[str, bytes] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    keep_facts: bool | None = True,
+    paths: Sequence[str] | None = None,
+    settings_of: Callable[[str], Settings] | None = None,
+) -> list[tuple[Settings, RunResult]]:
+    """``run`` for files of several configurations (``groups``: settings and the files
+    they hold for), analysed in one pool. Each group has its own cache folder and
+    settings fingerprint, and its own project phase: project rules compare files that
+    share a configuration. ``stdin`` belongs to the first group. ``settings_of(path)``
+    gives a file's settings: in a partial run, the project's other files that another
+    configuration holds for are left out of a group's project phase (as a full run
+    leaves them out)."""
+    keeps: list[bool | str] = [
+        ("project" if project_phase_wanted(settings) else False) if keep_facts is None else keep_facts
+        for settings, _ in groups
+    ]
+    caches = [open_cache(s.cache_dir, s.fingerprint()) if use_cache else None for s, _ in groups]
+    results: list[dict[str, FileResult]] = [{} for _ in groups]
+    hits = [0] * len(groups)
+    todo: list[tuple[str, int]] = []
+    for index, (settings, files) in enumerate(groups):
+        cache, keep = caches[index], keeps[index]
+        for path in files:
+            content = _read(path, settings.max_file_size)
+            if isinstance(content, str):
+                results[index][path] = unreadable(path, content)
+                continue
+            if cache is not None:
+                cached = cache.get(Cache.key(path, content))
+                if cached is not None:
+                    try:
+                        results[index][path] = FileResult.from_json(cached, path, with_facts=keep)
+                        hits[index] += 1
+                        continue
+                    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+                        pass  # an entry from a broken write or an old layout: rebuild it
+            todo.append((path, index))
+    if stdin is not None and groups:
+        results[0][stdin[0]] = analyze_content(stdin[0], stdin[1], groups[0][0])
+
+    done = sum(len(r) for r in results)
+    total = sum(len(files) for _, files in groups) + (1 if stdin else 0)
+    settings_list = [s for s, _ in groups]
+    with_cache = [c is not None for c in caches]
+    for path, index, _key, data in _analyze_all(todo, settings_list, jobs, with_cache, keeps):
+        results[index][path] = FileResult.from_json(data, path, with_facts=keeps[index])
         done += 1
         if progress is not None:
             progress(done, total)
 
-    crashes: list[tuple[str, str]] = []
-    context = _context_facts(results, paths, settings, cache, crashes) if keep_facts and paths is not None else None
-    diagnostics = finalize(results, settings, registry.all_rules(), context=context)
-    # A project file not given to check whose facts crashed: said there, the run goes on.
-    diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
-    return RunResult(diagnostics, results, len(results), hits, context)
+    out: list[tuple[Settings, RunResult]] = []
+    for index, (settings, _files) in enumerate(groups):
+        group_results = results[index]
+        crashes: list[tuple[str, str]] = []
+        context = (
+            _context_facts(group_results, paths, settings, caches[index], crashes, settings_of)
+            if keeps[index] and paths is not None
+            else None
+        )
+        diagnostics = finalize(group_results, settings, registry.all_rules(), context=context)
+        # A project file not given to check whose facts crashed: said there, the run goes on.
+        diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
+        out.append((settings, RunResult(diagnostics, group_results, len(group_results), hits[index], context)))
+    return out
 
 
 def facts_json(
@@ -189,19 +235,22 @@ def facts_json(
             yield path, facts
         else:
             todo.append(path)
-    for path, _key, data in _analyze_all(todo, settings, jobs, cache is not None, "facts-only"):
+    for path, _index, _key, data in _analyze_all([(p, 0) for p in todo], [settings], jobs, [cache is not None], ["facts-only"]):
         yield path, data["facts"]
 
 
 def _context_facts(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None,
-    crashes: list[tuple[str, str]],
+    crashes: list[tuple[str, str]], settings_of: Callable[[str], Settings] | None = None,
 ) -> dict[str, FileFacts] | None:
-    """Facts of the files of the checked files' projects that were not checked."""
+    """Facts of the files of the checked files' projects that were not checked (those
+    of the same configuration, when ``settings_of`` tells)."""
     if not project_phase_wanted(settings):
         return None
     project_map = boundaries.ProjectMap(settings)
     others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
+    if settings_of is not None:
+        others = [p for p in others if settings_of(p) is settings]
     if not others:
         return None
     return boundaries.load_context_facts(
@@ -210,22 +259,28 @@ def _context_facts(
 
 
 def _analyze_all(
-    todo: list[str], settings: Settings, jobs: int | None, use_cache: bool = False, keep_facts: "bool | str" = True
+    todo: list[tuple[str, int]],
+    settings: Sequence[Settings],
+    jobs: int | None,
+    use_cache: Sequence[bool],
+    keep_facts: "Sequence[bool | str]",
 ):
+    """(path, group, cache key, result JSON) for each (path, group) of ``todo``."""
     # never more workers than files to analyse, nor than a machine can usefully run
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1, MAX_JOBS))
     if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
         _init_worker(settings, use_cache, keep_facts)
-        for path in todo:
-            key, data = _worker(path)
-            yield path, key, data
+        for path, index in todo:
+            key, data = _worker(path, index)
+            yield path, index, key, data
         return
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(settings, use_cache, keep_facts)
+        max_workers=jobs, mp_context=context, initializer=_init_worker,
+        initargs=(list(settings), list(use_cache), list(keep_facts)),
     ) as pool:
         # Consume results as they complete (in-order consumption would buffer every
         # result that finished behind a slow file, facts and all), and keep only a few
@@ -247,5 +302,5 @@ def _analyze_all(
             del done, future
 
 
-def _worker_chunk(paths: list[str]) -> list[tuple[str, str, dict]]:
-    return [(path, *_worker(path)) for path in paths]
+def _worker_chunk(todo: list[tuple[str, int]]) -> list[tuple[str, int, str, dict]]:
+    return [(path, index, *_worker(path, index)) for path, index in todo]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
@@ -15,18 +16,19 @@ from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
 
-HOMEPAGE_URL = "https://agentlint.dev"
-"""The project's home page (SARIF ``tool.driver.informationUri``)."""
-
-RULE_DOCS_URL_BASE = "https://agentlint.dev/rules/"
-"""Each rule's documentation page is this base followed by its code. The one place the
-docs URL is spelled: the JSON ``url``, SARIF ``helpUri`` and anything else use
-:func:`rule_url`."""
+def rule_url(code: str, docs_url: str | None = None) -> str | None:
+    """The published page of rule ``code``: `docs-url` with `{code}` filled in, or None
+    when `docs-url` is not set (the rule pages ship in `docs/rules/`; no report links to
+    a site that may not exist)."""
+    return docs_url.replace("{code}", code) if docs_url else None
 
 
-def rule_url(code: str) -> str:
-    """The documentation page of rule ``code``."""
-    return RULE_DOCS_URL_BASE + code
+def docs_home(docs_url: str | None) -> str | None:
+    """Where the rule pages are published: `docs-url` up to its last `/` before
+    `{code}` (SARIF ``informationUri``), or None."""
+    if not docs_url:
+        return None
+    return docs_url[: docs_url.index("{code}")].rpartition("/")[0] + "/"
 
 
 @dataclass
@@ -39,7 +41,8 @@ class Report:
     """Every known rule by code (SARIF descriptors, help text, names)."""
     files_checked: int
     root: str
-    """Absolute project root directory (SARIF ``originalUriBaseIds``, GitLab paths)."""
+    """Absolute folder that SARIF and GitLab paths are relative to: the repository's
+    top (``discovery.repository_root``), else the working folder."""
     read_source: Callable[[str], "str | None"]
     """Path -> file text, for code frames and fingerprints; None when unavailable."""
     color: bool = False
@@ -54,6 +57,13 @@ class Report:
     fixed: int = 0
     """Findings fixed by ``--fix`` in this run (the summary says how many)."""
     tool_version: str = ""
+    summary: bool = True
+    """Text formats end with a summary line (`-q` leaves it out: findings only)."""
+    docs_url: str | None = None
+    """`docs-url`: the rule pages' URL with `{code}` (None: no links)."""
+
+    def rule_url(self, code: str) -> str | None:
+        return rule_url(code, self.docs_url)
 
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -163,3 +173,21 @@ def relative_to_root(path: str, root: str) -> str | None:
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
         return None
     return posix(rel)
+
+
+def statistics(report: Report) -> list[tuple[str, str, int, int]]:
+    """(code, name, count, fixable count) per code, most frequent first."""
+    counts: Counter[str] = Counter()
+    fixable: Counter[str] = Counter()
+    names: dict[str, str] = {}
+    for d in report.diagnostics:
+        counts[d.code] += 1
+        if is_fixable(d, report.unsafe_fixes):
+            fixable[d.code] += 1
+        names.setdefault(d.code, d.name)
+    for code in names:
+        meta = report.rules.get(code)
+        if meta is not None:
+            names[code] = meta.name
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [(code, names[code], count, fixable[code]) for code, count in rows]

@@ -1,14 +1,16 @@
 """``github``: GitHub Actions workflow commands, one ``::error`` line per finding.
 
-GitHub shows each one as an annotation on the file and line. Values are escaped as the
-Actions toolkit does: ``%``, CR and LF everywhere, and ``:`` and ``,`` in properties.
+GitHub shows each one as an annotation on the file and line; file paths are relative to
+the repository's top (as the workflow's checkout is), also when the job runs in a
+sub-folder. Values are escaped as the Actions toolkit does: ``%``, CR and LF everywhere,
+and ``:`` and ``,`` in properties.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from agentlint.report._common import Report, posix, printable
+from agentlint.report._common import Report, posix, printable, relative_to_root
 
 
 def escape_data(value: str) -> str:
@@ -26,7 +28,7 @@ def write_github(report: Report, out: TextIO) -> None:
         start, end = d.span.start, d.span.end
         properties = (
             ("title", f"agentlint ({d.code})"),
-            ("file", posix(d.path)),
+            ("file", relative_to_root(d.path, report.root) or posix(d.path)),
             ("line", str(start.line)),
             ("col", str(start.column)),
             ("endLine", str(end.line)),
@@ -37,7 +39,7 @@ def write_github(report: Report, out: TextIO) -> None:
         # Annotations have no related locations: the other places go into the message,
         # one per line (GitHub shows the message's line breaks).
         for r in d.related:
-            where = f"{posix(r.path)}:{r.span.start.line}:{r.span.start.column}"
+            where = f"{relative_to_root(r.path, report.root) or posix(r.path)}:{r.span.start.line}:{r.span.start.column}"
             message += f"\nother place: {where} {r.message}".rstrip()
         command = "notice" if d.severity == "note" else "error"
         out.write(f"::{command} {joined}::{escape_data(message)}\n")

@@ -2,7 +2,8 @@
 
 Each object has ruff's keys: ``cell`` (the notebook cell, 1-based among all cells, with
 ``location`` in that cell; null outside notebooks), ``code``, ``end_location``,
-``filename`` (absolute), ``fix``, ``location``, ``message``, ``noqa_row``, ``url``.
+``filename`` (absolute), ``fix``, ``location``, ``message``, ``noqa_row``, ``url`` (the
+rule's page from `docs-url`, null when it is not set).
 Locations are ``{"column", "row"}``, 1-based; end columns are exclusive, as in ruff.
 """
 
@@ -12,7 +13,7 @@ import os
 from typing import Any, TextIO
 
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report._common import Report, json_text, rule_url
+from agentlint.report._common import Report, json_text, statistics
 from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 RUFF_KEYS = frozenset(
@@ -39,7 +40,7 @@ def _span(span: Span) -> dict[str, Any]:
     return {"location": _location(span.start), "end_location": _location(span.end)}
 
 
-def diagnostic_object(d: Diagnostic) -> dict[str, Any]:
+def diagnostic_object(d: Diagnostic, docs_url: str | None = None) -> dict[str, Any]:
     """The JSON object for one diagnostic (keys in ruff's alphabetical order)."""
     fix = None
     if d.fix is not None:
@@ -70,18 +71,31 @@ def diagnostic_object(d: Diagnostic) -> dict[str, Any]:
         "related": related,
         "severity": d.severity,
         "test": is_test_path(d.path),
-        "url": rule_url(d.code),
+        "url": docs_url.replace("{code}", d.code) if docs_url else None,
     }
     return data
 
 
+def statistics_objects(report: Report) -> list[dict[str, Any]]:
+    """``--statistics`` in JSON, as ruff writes it: one object per code, most frequent
+    first, with ``fixable`` true when every finding of that code is fixable."""
+    return [
+        {"code": code, "count": count, "fixable": fixed == count, "fixable_count": fixed, "name": name}
+        for code, name, count, fixed in statistics(report)
+    ]
+
+
 def write_json(report: Report, out: TextIO) -> None:
-    objects = [diagnostic_object(d) for d in report.diagnostics]
+    if report.statistics:
+        objects = statistics_objects(report)
+    else:
+        objects = [diagnostic_object(d, report.docs_url) for d in report.diagnostics]
     out.write(json_text(objects, indent=2, sort_keys=True))
     out.write("\n")
 
 
 def write_json_lines(report: Report, out: TextIO) -> None:
-    for d in report.diagnostics:
-        line = json_text(diagnostic_object(d), sort_keys=True, separators=(",", ":"))
+    objects = statistics_objects(report) if report.statistics else None
+    for item in objects if objects is not None else (diagnostic_object(d, report.docs_url) for d in report.diagnostics):
+        line = json_text(item, sort_keys=True, separators=(",", ":"))
         out.write(line + "\n")

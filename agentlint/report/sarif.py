@@ -1,7 +1,12 @@
 """``sarif``: a SARIF 2.1.0 log with one run, for GitHub code scanning and other viewers.
 
-Paths are given relative to the project root through the ``%SRCROOT%`` base id (files
-outside the root get an absolute ``file:`` URI). Columns count Unicode code points
+Paths are given relative to the repository's top folder (the git top level of the working
+folder, else the working folder) through the ``%SRCROOT%`` base id, as code scanning
+expects (files outside it get an absolute ``file:`` URI). A finding in a notebook is
+located in the `.ipynb` file's own lines (the JSON text a viewer shows), its cell and the
+position in the cell kept in the location's properties. Related locations are linked from
+the message (``[other place](1)``), which is how GitHub shows them. Rule pages are linked
+(``helpUri``) only when `docs-url` says where they are published. Columns count Unicode code points
 (``run.columnKind``), like every agentlint position; end columns are exclusive, which is
 what SARIF's ``endColumn`` means. ``AGL003`` (a rule crashed) is also reported as a tool
 execution notification and makes the invocation unsuccessful.
@@ -14,12 +19,13 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Sequence, TextIO
 from urllib.parse import quote
 
 from agentlint import __version__
 from agentlint.knowledge.test_code import is_test_path
-from agentlint.report._common import HOMEPAGE_URL, Report, json_text, relative_to_root, rule_url
+from agentlint.report._common import Report, docs_home, json_text, relative_to_root, rule_url
+from agentlint.report.notebook_lines import NotebookText, region_in_file
 from agentlint.report.identity import finding_keys
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta, Span
 
@@ -61,14 +67,16 @@ def family(code: str) -> str:
     return FAMILIES.get(code[:4], "other")
 
 
-def _descriptor(code: str, meta: "RuleMeta | None", name: str) -> dict[str, Any]:
+def _descriptor(code: str, meta: "RuleMeta | None", name: str, docs_url: str | None = None) -> dict[str, Any]:
+    url = rule_url(code, docs_url)
+    link = {"helpUri": url} if url else {}
     if meta is None:
         # A code reported but missing from the registry: still describe it minimally.
         return {
             "id": code,
             "name": name or code,
             "shortDescription": {"text": name or code},
-            "helpUri": rule_url(code),
+            **link,
             "defaultConfiguration": {"level": "error"},
             "properties": {"tags": ["agentlint", family(code)]},
         }
@@ -80,7 +88,7 @@ def _descriptor(code: str, meta: "RuleMeta | None", name: str) -> dict[str, Any]
         "shortDescription": {"text": summary},
         "fullDescription": {"text": _full_description(meta)},
         "help": {"text": docs or summary, "markdown": docs or summary},
-        "helpUri": rule_url(code),
+        **link,
         "defaultConfiguration": {"level": "error"},
         "properties": {
             "fixable": meta.fixable,
@@ -96,9 +104,11 @@ def _root_uri(root: str) -> str:
 
 
 class _Locations:
-    def __init__(self, root: str):
+    def __init__(self, root: str, read_source=None):
         self.root = root
+        self._read = read_source
         self._cache: dict[str, dict[str, str]] = {}
+        self._notebooks: dict[str, NotebookText | None] = {}
 
     def artifact(self, path: str) -> dict[str, str]:
         found = self._cache.get(path)
@@ -111,8 +121,34 @@ class _Locations:
             self._cache[path] = found
         return found
 
-    def physical(self, path: str, span: Span) -> dict[str, Any]:
-        return {"artifactLocation": dict(self.artifact(path)), "region": _region(span)}
+    def _notebook(self, path: str) -> NotebookText | None:
+        if path not in self._notebooks:
+            text = None
+            if self._read is not None:
+                try:
+                    text = self._read(path)
+                except (OSError, UnicodeError, ValueError):
+                    text = None
+            self._notebooks[path] = NotebookText(text) if text else None
+        return self._notebooks[path]
+
+    def physical(self, path: str, span: Span, cell: int | None = None) -> dict[str, Any]:
+        """The artifact and region; for a notebook cell, the region in the file's lines
+        (None when the notebook cannot be read: then the cell's lines)."""
+        region = _region(span)
+        if cell is not None:
+            notebook = self._notebook(path)
+            start, end = (region["startLine"], region["startColumn"]), (region["endLine"], region["endColumn"])
+            found = region_in_file(notebook, cell, start, end) if notebook is not None else None
+            if found is not None:
+                region = dict(zip(("startLine", "startColumn", "endLine", "endColumn"), found))
+        return {"artifactLocation": dict(self.artifact(path)), "region": region}
+
+
+def _cell_properties(cell: int, span: Span) -> dict[str, Any]:
+    """Where a notebook finding is in its cell (the region is in the file's lines)."""
+    region = _region(span)
+    return {"cell": cell, "cellRegion": region}
 
 
 def _region(span: Span) -> dict[str, int]:
@@ -131,19 +167,34 @@ def _message(text: str) -> dict[str, str]:
     return {"text": text}
 
 
+_BRACKETS = re.compile(r"([\[\]])")
+
+
+def _linked_message(text: str, related: "Sequence[Any]") -> dict[str, str]:
+    """The message with a link to each related location (``[other place](1)``): GitHub
+    shows related locations only through links in the message. Brackets of the text
+    itself are escaped, as SARIF asks of a message with embedded links."""
+    links = []
+    for number, r in enumerate(related, start=1):
+        label = _BRACKETS.sub(r"\\\1", r.message) if r.message else "other place"
+        links.append(f"[{label}]({number})")
+    body = _BRACKETS.sub(r"\\\1", text).rstrip()
+    return {"text": f"{body} ({'; '.join(links)})"}
+
+
 def _result(
     d: Diagnostic, index: int, locations: _Locations, fingerprint: str | None = None, scope: "tuple[str, str] | None" = None
 ) -> dict[str, Any]:
-    location: dict[str, Any] = {"physicalLocation": locations.physical(d.path, d.span)}
-    if d.cell is not None:  # a notebook: the region's lines are lines of this cell
-        location["properties"] = {"cell": d.cell}
+    location: dict[str, Any] = {"physicalLocation": locations.physical(d.path, d.span, d.cell)}
+    if d.cell is not None:  # a notebook: the region is in the file, the cell is kept here
+        location["properties"] = _cell_properties(d.cell, d.span)
     if scope is not None:
         location["logicalLocations"] = [{"fullyQualifiedName": scope[0], "name": scope[0].rpartition(".")[2], "kind": scope[1]}]
     result: dict[str, Any] = {
         "ruleId": d.code,
         "ruleIndex": index,
         "level": "note" if d.severity == "note" else "error",
-        "message": _message(d.message),
+        "message": _linked_message(d.message, d.related) if d.related else _message(d.message),
         "locations": [location],
     }
     if is_test_path(d.path):
@@ -155,15 +206,16 @@ def _result(
         for number, r in enumerate(d.related, start=1):
             item: dict[str, Any] = {
                 "id": number,
-                "physicalLocation": locations.physical(r.path, r.span),
+                "physicalLocation": locations.physical(r.path, r.span, r.cell),
             }
             if r.cell is not None:
-                item["properties"] = {"cell": r.cell}
+                item["properties"] = _cell_properties(r.cell, r.span)
             if r.message:
                 item["message"] = _message(r.message)
             related.append(item)
         result["relatedLocations"] = related
-    if d.fix is not None and d.fix.edits:
+    if d.fix is not None and d.fix.edits and d.cell is None:
+        # (a fix in a notebook cell is not an edit of the file's JSON text: not offered)
         result["fixes"] = [
             {
                 "description": _message(d.fix.message or "Apply the fix"),
@@ -193,9 +245,9 @@ def sarif_log(report: Report) -> dict[str, Any]:
         names.setdefault(d.code, d.name)
     codes = sorted(set(report.rules) | set(names))
     index = {code: i for i, code in enumerate(codes)}
-    descriptors = [_descriptor(code, report.rules.get(code), names.get(code, "")) for code in codes]
+    descriptors = [_descriptor(code, report.rules.get(code), names.get(code, ""), report.docs_url) for code in codes]
 
-    locations = _Locations(report.root)
+    locations = _Locations(report.root, report.read_source)
     keys = finding_keys(report.diagnostics, root=report.root, read_source=report.read_source)
     scopes = _Scopes(report.read_source)
     results = [
@@ -206,7 +258,7 @@ def sarif_log(report: Report) -> dict[str, Any]:
         {
             "level": "error",
             "message": _message(d.message),
-            "locations": [{"physicalLocation": locations.physical(d.path, d.span)}],
+            "locations": [{"physicalLocation": locations.physical(d.path, d.span, d.cell)}],
             "associatedRule": {"id": d.code, "index": index[d.code]},
         }
         for d in report.diagnostics
@@ -220,21 +272,24 @@ def sarif_log(report: Report) -> dict[str, Any]:
         invocation["toolExecutionNotifications"] = notifications
 
     version = report.tool_version or __version__
+    driver: dict[str, Any] = {"name": "agentlint", "version": version}
+    home = docs_home(report.docs_url)
+    if home:
+        driver["informationUri"] = home
+    driver["rules"] = descriptors
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "agentlint",
-                        "version": version,
-                        "informationUri": HOMEPAGE_URL,
-                        "rules": descriptors,
+                "tool": {"driver": driver},
+                "invocations": [invocation],
+                "originalUriBaseIds": {
+                    SRCROOT: {
+                        "uri": _root_uri(report.root),
+                        "description": {"text": "The repository's top folder (the git top level, else the working folder)"},
                     }
                 },
-                "invocations": [invocation],
-                "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(report.root)}},
                 "columnKind": "unicodeCodePoints",
                 "results": results,
             }

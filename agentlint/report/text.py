@@ -19,10 +19,9 @@
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter
 from typing import TextIO
 
-from agentlint.report._common import Report, SourceLines, is_fixable, printable
+from agentlint.report._common import Report, SourceLines, is_fixable, printable, statistics
 from agentlint.rules.builtin import UNREADABLE_FILE
 from agentlint.rules.diagnostics import Diagnostic, Span
 
@@ -84,7 +83,8 @@ def write_text(report: Report, out: TextIO, *, full: bool) -> None:
 
     if report.statistics:
         _write_statistics(report, out, style)
-        _write_summary(report, out, style, fixable)
+        if report.summary:
+            _write_summary(report, out, style, fixable)
         return
 
     sources = SourceLines(report.read_source) if full else None
@@ -94,7 +94,8 @@ def write_text(report: Report, out: TextIO, *, full: bool) -> None:
             for line in _details(diagnostic, report, sources, style):
                 out.write(line + "\n")
             out.write("\n")
-    _write_summary(report, out, style, fixable)
+    if report.summary:
+        _write_summary(report, out, style, fixable)
 
 
 def _header(d: Diagnostic, style: _Style, show_fix_status: bool, unsafe_fixes: bool = False) -> str:
@@ -270,8 +271,12 @@ def _write_summary(report: Report, out: TextIO, style: _Style, fixable: int) -> 
             f"Found {found} error{'' if found == 1 else 's'} "
             f"({report.fixed} fixed, {total} remaining){also}.\n"
         )
+    elif total == 0 and not report.files_checked and not notes:
+        out.write("No files checked.\n")  # the run says on stderr that it found none
     elif total == 0:
-        out.write(style.success("All checks passed!") + (also.replace(" above", "") if notes else "") + "\n")
+        files = f"{report.files_checked} file{'' if report.files_checked == 1 else 's'} checked"
+        noted = f", {notes} note{'' if notes == 1 else 's'}" if notes else ""
+        out.write(style.success("All checks passed!") + f" ({files}{noted})\n")
     else:
         out.write(f"Found {total} error{'' if total == 1 else 's'}{also}.\n")
     if not report.fix_hint:
@@ -292,24 +297,16 @@ def _write_summary(report: Report, out: TextIO, style: _Style, fixable: int) -> 
 
 def _write_statistics(report: Report, out: TextIO, style: _Style) -> None:
     """``count<TAB>code<TAB>[*] name`` per code, most frequent first (flake8/ruff)."""
-    counts: Counter[str] = Counter()
-    fixable: Counter[str] = Counter()
-    names: dict[str, str] = {}
-    for d in report.diagnostics:
-        counts[d.code] += 1
-        if is_fixable(d, report.unsafe_fixes):
-            fixable[d.code] += 1
-        names.setdefault(d.code, d.name)
-    if not counts:
+    table = statistics(report)
+    if not table:
         return
-    for code in names:
-        meta = report.rules.get(code)
-        if meta is not None:
-            names[code] = meta.name
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    names = {code: name for code, name, _, _ in table}
+    fixable = {code: fixed for code, _, _, fixed in table}
+    counts = {code: count for code, _, count, _ in table}
+    rows = [(code, count) for code, _, count, _ in table]
     count_width = len(str(rows[0][1]))
     code_width = max(len(code) for code in counts)
-    any_fixable = bool(fixable) and report.fix_hint
+    any_fixable = any(fixable.values()) and report.fix_hint
     for code, count in rows:
         marker = ""
         if any_fixable:
