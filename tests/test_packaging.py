@@ -36,6 +36,8 @@ def dist(tmp_path_factory) -> Path:
         capture_output=True,
         text=True,
         timeout=600,
+        # not the checkout: a leftover build/ folder there would shadow the build package
+        cwd=out,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out
