@@ -174,7 +174,9 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     rules = [
         r
         for r in registry.per_file_rules()
-        if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
+        if r.meta.code in settings.enabled
+        and (r.prefilter is None or r.prefilter.search(content))
+        and (tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings))
     ]
     if syntax_error is not None and too_deep(syntax_error):
         # LibCST's native parser can overflow its stack on such input: never feed it.
@@ -235,6 +237,18 @@ def _agent_model(
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
         return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
     return facts, _run_model_rules(enabled, path, text, settings, model)
+
+
+CST_PREFILTER = True
+"""Whether the ``ast`` tree decides which LibCST rules a file is parsed for (``Rule.needs_cst``);
+off only to prove that the decision changes no finding."""
+
+
+def _needs_cst(cls: type, tree: ast.Module, facts: FileFacts, settings: Settings) -> bool:
+    try:
+        return bool(cls.needs_cst(tree, facts, settings.rule_settings.get(cls.meta.code, {})))
+    except Exception:
+        return True  # the LibCST rule has the last word, and reports its own crash
 
 
 def _wants(cls: type, tree: ast.Module, facts: FileFacts, text: str, settings: Settings) -> bool:
