@@ -45,6 +45,22 @@ def test_the_decision_changes_no_finding(monkeypatch):
     assert not differ, f"the ast decision changed the findings of {differ}"
 
 
+def test_a_run_of_per_file_rules_alone_finds_what_a_full_run_finds():
+    """Selected alone, the LibCST rules skip the cost and prompt facts and build the agent
+    model only where they run: their findings stay those of a run of every rule."""
+    alone = settings_for(select=CST_CODES)
+    everything = settings_for(select=["ALL"])
+    differ = []
+    for path in _files():
+        content = path.read_bytes()
+        full = analyze.analyze_content(str(path), content, everything).diagnostics
+        wanted = sorted(repr(d) for d in full if d.code in CST_CODES)
+        found = analyze.analyze_content(str(path), content, alone).diagnostics
+        if sorted(repr(d) for d in found if d.code in CST_CODES) != wanted:
+            differ.append(str(path.relative_to(ROOT)))
+    assert not differ, differ
+
+
 def _needs(source: str, **settings) -> bool:
     tree = ast.parse(source)
     return SilentBroadExcept.needs_cst(tree, extract_facts("m.py", tree, source), settings)

@@ -353,10 +353,10 @@ def test_a_fact_crash_in_a_file_not_given_is_reported_there(run_cli, tmp_path, m
 
     real = analyze.extract_facts
 
-    def crash_on_b(path, tree, source=None):
+    def crash_on_b(path, tree, source=None, **options):
         if path.endswith("b.py"):
             raise RuntimeError("boom")
-        return real(path, tree, source)
+        return real(path, tree, source, **options)
 
     monkeypatch.setattr(analyze, "extract_facts", crash_on_b)
     result = run_cli("check", "a.py", "--no-cache", "--output-format", "json")

@@ -149,9 +149,12 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     diagnostics: list[Diagnostic] = []
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
+    # With no project or model rule selected, the facts only serve the per-file rules:
+    # no cost or prompt facts, and the agent model only where such a rule runs.
+    project = project_phase_wanted(settings)
     try:
         tree = parse_lowered(text, path)
-        facts = extract_facts(path, tree, text)
+        facts = extract_facts(path, tree, text, project=project)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -167,10 +170,6 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         )
         facts = FileFacts(module=module_name_for(path), complete=False)
 
-    if tree is not None and facts.complete:
-        facts, found = _agent_model(path, text, content, tree, facts, settings)
-        diagnostics += found
-
     rules = [
         r
         for r in registry.per_file_rules()
@@ -178,6 +177,9 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         and (r.prefilter is None or r.prefilter.search(content))
         and (tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings))
     ]
+    if tree is not None and facts.complete and (project or any(r.reads_agents for r in rules)):
+        facts, found = _agent_model(path, text, content, tree, facts, settings)
+        diagnostics += found
     if syntax_error is not None and too_deep(syntax_error):
         # LibCST's native parser can overflow its stack on such input: never feed it.
         diagnostics.append(syntax_error)
@@ -186,6 +188,12 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         # (newer syntax than this interpreter knows): LibCST has the last word.
         diagnostics += run_cst_rules(path, text, rules, settings, syntax_error, facts, tree)
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
+
+
+def project_phase_wanted(settings: Settings) -> bool:
+    """A project rule is selected, or a model rule (tools declared in one module and
+    passed as tools in another are found in the project phase)."""
+    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
 
 
 @lru_cache(maxsize=8)

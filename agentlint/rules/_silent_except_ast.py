@@ -34,14 +34,30 @@ def may_report(
     """Whether some broad handler of ``tree`` is not cleared by a raise or a recording call."""
     dotted_reporters = frozenset(r for r in reporters if "." in r)
     bare_reporters = frozenset(r for r in reporters if "." not in r)
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ExceptHandler):
-            continue
+    for node in _handlers(tree.body):
         if node.type is not None and not _broad(node.type, imports):
             continue
         if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
             return True
     return False
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _handlers(body: list[ast.stmt]):
+    """Every except handler of the module, through statements only: a handler is a part
+    of a `try` statement, and statements sit only in other statements' bodies (expressions
+    are never walked, which is most of a tree)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ExceptHandler):
+            yield node
+        for field in _BODIES:
+            inner = getattr(node, field, None)
+            if inner:
+                stack.extend(inner)
 
 
 def _dotted(expr: ast.expr) -> str | None:

@@ -132,6 +132,11 @@ class Rule:
     or any object with such a ``search``. It must never exclude a file in which the rule
     can fire."""
 
+    reads_agents: ClassVar[bool] = True
+    """Whether the rule reads the agent model's facts (``facts.tools``...): when no
+    project or model rule is selected, the model is built only for files such a rule
+    is run on."""
+
     @classmethod
     def needs_cst(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> bool:
         """Whether this file can hold a finding of the rule, decided from the file's ``ast``
