@@ -19,7 +19,15 @@ def project(tmp_path: Path, n: int = 5) -> list[str]:
 
 
 def entries(cache_dir: Path) -> list[Path]:
-    return [p for p in cache_dir.rglob("*.json") if not p.name.startswith(".tmp")]
+    """The per-file entries (not the remembered project phase)."""
+    return [
+        p for p in cache_dir.rglob("*.json") if not p.name.startswith(".tmp") and p.name != "project-phase.json"
+    ]
+
+
+def entry_lines(entry: Path) -> list[dict]:
+    """An entry is a line of findings, then a line of facts: each a whole JSON value."""
+    return [json.loads(line) for line in entry.read_text().split("\n")]
 
 
 def test_warm_run_hits_cache_and_matches(tmp_path):
@@ -82,7 +90,7 @@ def test_corrupt_entry_is_rebuilt(tmp_path):
         again = run(files, settings, jobs=1)
         assert again.cache_hits == 0
         assert again.diagnostics == first.diagnostics
-        assert json.loads(entry.read_text())["key"] == entry.stem
+        assert entry_lines(entry)[0]["key"] == entry.stem
 
 
 def test_unwritable_cache_dir_does_not_fail(tmp_path):
@@ -113,4 +121,29 @@ def test_concurrent_runs_share_a_cache(tmp_path, agentlint_exe):
     warm = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
     assert json.loads(warm.stdout) == reports[0]
     for entry in entries(tmp_path / "cache"):
-        json.loads(entry.read_text())  # every entry is whole
+        entry_lines(entry)  # every entry is whole
+
+
+PROMPT = '"You are the billing assistant of Acme. Answer only questions about invoices, refunds and payment plans, and never promise a refund."'
+
+
+def test_a_run_in_which_nothing_changed_reuses_the_project_findings(tmp_path, monkeypatch):
+    """The project phase is remembered for the exact contents it ran on: the same files
+    again give its findings without reading any facts; one change runs it again."""
+    import agentlint.engine.finalize as finalize_module
+
+    (tmp_path / "a.py").write_text(f"SYSTEM = {PROMPT}\n")
+    (tmp_path / "b.py").write_text(f"SYSTEM_PROMPT = {PROMPT}\n")
+    settings = settings_for(select=["AGL401"])
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "c"), "root": str(tmp_path)})
+    files = [str(tmp_path / "a.py"), str(tmp_path / "b.py")]
+    first = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    assert {d.code for d in first.diagnostics} == {"AGL401"}
+    phases = []
+    real = finalize_module.project_phase
+    monkeypatch.setattr(finalize_module, "project_phase", lambda *a: phases.append(1) or real(*a))
+    again = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    assert again.diagnostics == first.diagnostics and phases == []
+    (tmp_path / "b.py").write_text("SYSTEM_PROMPT = 'Be brief.'\n")
+    changed = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    assert changed.diagnostics == [] and phases == [1]

@@ -62,13 +62,12 @@ class FileResult:
     def from_json(data: dict[str, Any], path: str, *, with_facts: "bool | str" = True) -> "FileResult":
         """``with_facts``: True (every fact), "project" (what project rules read, see
         ``FileFacts.project_from_json``) or False (the module name only)."""
-        facts = data["facts"]
         if with_facts == "project":
-            decoded = FileFacts.project_from_json(facts)
+            decoded = FileFacts.project_from_json(data["facts"])
         elif with_facts:
-            decoded = FileFacts.from_json(facts)
-        else:
-            decoded = FileFacts(facts["module"], complete=False)
+            decoded = FileFacts.from_json(data["facts"])
+        else:  # a cache entry read without its facts line carries the module name itself
+            decoded = FileFacts(data["facts"]["module"] if "facts" in data else data["module"], complete=False)
         return FileResult(
             path=path,
             diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),

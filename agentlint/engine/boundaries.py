@@ -307,12 +307,12 @@ def context_files(
     """The files of the passed files' projects that were not passed (empty when the
     paths given cover every such project)."""
     passed = list(passed)
+    roots = [r for r in sorted(set(projects.root_for(p) for p in passed)) if not _covers(given, r)]
+    if not roots:
+        return []  # the usual case: resolving every passed path would cost more than the rest
     seen = {os.path.realpath(p) for p in passed}
-    roots = sorted(set(projects.root_for(p) for p in passed))
     out: list[str] = []
     for root in roots:
-        if _covers(given, root):
-            continue
         for path in discover([root], settings).files:
             real = os.path.realpath(path)
             if real not in seen and projects.root_for(path) == root:

@@ -22,13 +22,14 @@ import re
 import shutil
 import sys
 import time
-from typing import Any
+from typing import Any, Iterable
 
 from agentlint import __version__
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
 
 _TAG = "CACHEDIR.TAG"
+_PROJECT_FILE = "project-phase.json"
 MAX_ENTRY_BYTES = 1 << 28
 """A cache entry larger than this is not ours (the largest real ones are a few MB)."""
 
@@ -50,12 +51,22 @@ class Cache:
     def _path(self, key: str) -> str:
         return os.path.join(self.directory, key[:2], key + ".json")
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str, *, facts: bool = True) -> dict[str, Any] | None:
+        """The entry stored under ``key``. An entry is two lines: the findings (with the
+        module name), then the facts, which are most of its bytes; ``facts=False`` reads
+        the first line alone (a warm run whose project phase is remembered needs no
+        facts)."""
         try:
-            data = json.loads(read_regular(self._path(key), MAX_ENTRY_BYTES))
+            raw = read_regular(self._path(key), MAX_ENTRY_BYTES)
+            head, newline, rest = raw.partition(b"\n")
+            data = json.loads(head)
+            if not isinstance(data, dict) or data.get("key") != key:
+                return None
+            if facts and newline:
+                data["facts"] = json.loads(rest)
         except (OSError, ValueError, RecursionError):
             return None  # missing, not a regular file, corrupt or nested too deeply: a miss
-        return data if isinstance(data, dict) and data.get("key") == key else None
+        return data
 
     def put(self, key: str, data: dict[str, Any]) -> None:
         if not self.enabled or (not self._tagged and self.claim() is not None):
@@ -63,10 +74,48 @@ class Cache:
         target = self._path(key)
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            payload = json.dumps({**data, "key": key}, separators=(",", ":"))
-            atomic_write(target, payload.encode("utf-8"))
+            facts = data.get("facts")
+            head = {k: v for k, v in data.items() if k != "facts"}
+            head["key"] = key
+            lines = [json.dumps(head, separators=(",", ":"))]
+            if isinstance(facts, dict):
+                head["module"], head["complete"] = facts.get("module"), facts.get("complete", True)
+                lines = [json.dumps(head, separators=(",", ":")), json.dumps(facts, separators=(",", ":"))]
+            # JSON text holds no raw newline: the first one ends the findings
+            atomic_write(target, "\n".join(lines).encode("utf-8"))
         except OSError:
             # A read-only or full disk must not fail the lint; stop trying this run.
+            self.enabled = False
+
+    # -- the project phase of a run in which nothing changed ------------------------------
+
+    def project_key(self, keys: "Iterable[tuple[str, str]]") -> str:
+        """The key of a project phase over files (absolute path, content key)."""
+        digest = hashlib.sha256(b"project\0")
+        for path, key in sorted(keys):
+            digest.update(path.encode("utf-8", "surrogatepass") + b"\0" + key.encode("ascii") + b"\n")
+        return digest.hexdigest()
+
+    def get_project(self, key: str) -> list[dict[str, Any]] | None:
+        """The project rules' findings remembered for ``project_key``."""
+        try:
+            data = json.loads(read_regular(os.path.join(self.directory, _PROJECT_FILE), MAX_ENTRY_BYTES))
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("diagnostics"), list):
+            return None
+        return data["diagnostics"]
+
+    def put_project(self, key: str, diagnostics: list[dict[str, Any]]) -> None:
+        """Remember the last project phase (one per settings folder: the next run of the
+        same files reads it instead of every file's facts)."""
+        if not self.enabled or (not self._tagged and self.claim() is not None):
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            payload = json.dumps({"key": key, "diagnostics": diagnostics}, separators=(",", ":"))
+            atomic_write(os.path.join(self.directory, _PROJECT_FILE), payload.encode("utf-8"))
+        except OSError:
             self.enabled = False
 
     def claim(self) -> str | None:

@@ -38,7 +38,7 @@ DEFAULT_EXCLUDES = (
     "site-packages", "venv",
 )
 DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024
-RESULTS_VERSION = 2
+RESULTS_VERSION = 3
 """What a cached per-file result holds besides the facts (2: `# noqa` directives read
 with ruff's grammar, invalid ones kept); part of the cache key."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from agentlint.engine.analyze import FileResult, analyze_content
 from agentlint.engine.config import Settings
@@ -27,17 +27,25 @@ def finalize(
     *,
     project: bool = True,
     context: Mapping[str, FileFacts] | None = None,
+    project_diagnostics: list[Diagnostic] | None = None,
+    on_project: Callable[[list[Diagnostic]], None] | None = None,
 ) -> list[Diagnostic]:
     """Project phase (unless ``project`` is false), then per-file-ignores and
     suppressions, sorted. ``context`` holds the facts of project files that were not
     checked (a partial run): the project rules see them, but report only in
-    ``results``."""
+    ``results``. ``project_diagnostics`` are the project phase's findings when they are
+    already known (a run in which nothing changed); ``on_project`` is given those the
+    phase found."""
     by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
     if project:
-        facts = {p: r.facts for p, r in results.items()}
-        if context:
-            facts = {**context, **facts}
-        for d in project_phase(facts, settings):
+        if project_diagnostics is None:
+            facts = {p: r.facts for p, r in results.items()}
+            if context:
+                facts = {**context, **facts}
+            project_diagnostics = project_phase(facts, settings)
+            if on_project is not None:
+                on_project(project_diagnostics)
+        for d in project_diagnostics:
             if d.path in by_path or d.path == "<project>":
                 by_path.setdefault(d.path, []).append(d)
     out: list[Diagnostic] = []

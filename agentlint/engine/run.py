@@ -172,15 +172,31 @@ def run_groups(
     results: list[dict[str, FileResult]] = [{} for _ in groups]
     hits = [0] * len(groups)
     todo: list[tuple[str, int]] = []
+    remembered: list[list[Diagnostic] | None] = [None] * len(groups)
+    project_keys: list[str | None] = [None] * len(groups)
     for index, (settings, files) in enumerate(groups):
         cache, keep = caches[index], keeps[index]
+        keys: dict[str, str] = {}
         for path in files:
             content = _read(path, settings.max_file_size)
             if isinstance(content, str):
                 results[index][path] = unreadable(path, content)
-                continue
+            else:
+                keys[path] = Cache.key(path, content)
+        if cache is not None and keep == "project" and paths is not None and not (stdin and index == 0):
+            # Nothing changed since the last run of these files (same contents, same
+            # settings, no file of their projects left out): its project findings hold,
+            # and no file's facts need reading.
+            if not boundaries.context_files(files, paths, settings, boundaries.ProjectMap(settings)):
+                project_keys[index] = cache.project_key(
+                    [(f"{p}\0{os.path.abspath(p)}", keys.get(p, "-")) for p in files]
+                )
+                remembered[index] = _remembered(cache, project_keys[index])
+                if remembered[index] is not None:
+                    keep = keeps[index] = False
+        for path, key in keys.items():
             if cache is not None:
-                cached = cache.get(Cache.key(path, content))
+                cached = cache.get(key, facts=keep is not False)
                 if cached is not None:
                     try:
                         results[index][path] = FileResult.from_json(cached, path, with_facts=keep)
@@ -211,7 +227,14 @@ def run_groups(
             if keeps[index] and paths is not None
             else None
         )
-        diagnostics = finalize(group_results, settings, registry.all_rules(), context=context)
+        cache, project_key = caches[index], project_keys[index]
+        found: list[list[Diagnostic]] = []
+        diagnostics = finalize(
+            group_results, settings, registry.all_rules(), context=context,
+            project_diagnostics=remembered[index], on_project=found.append,
+        )
+        if cache is not None and project_key is not None and remembered[index] is None and found:
+            cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]])
         # A project file not given to check whose facts crashed: said there, the run goes on.
         diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
         out.append((settings, RunResult(diagnostics, group_results, len(group_results), hits[index], context)))
@@ -260,6 +283,16 @@ def _context_facts(
     return boundaries.load_context_facts(
         others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes
     )
+
+
+def _remembered(cache: Cache, key: str) -> list[Diagnostic] | None:
+    stored = cache.get_project(key)
+    if stored is None:
+        return None
+    try:
+        return [Diagnostic.from_json(data, path) for path, data in stored]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _analyze_all(
