@@ -39,138 +39,13 @@ BENCH_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = BENCH_DIR.parent
 FIXIT_SPEC = "fixit==2.2.1"
 
-TARGET_COLD_VS_PARSE = 1.5  # cold <= 1.5x LibCST parse-only (-j N)
-TARGET_WARM_VS_COLD = 0.1  # warm <= 0.1x cold
-TARGET_ONE_FILE_S = 0.4  # one file <= 0.4 s incl. interpreter start
+TARGET_COLD_VS_PARSE = 0.35  # cold <= 0.35x LibCST parse-only (-j N)
+TARGET_WARM_VS_COLD = 0.03  # warm <= 0.03x cold
+TARGET_ONE_FILE_S = 0.15  # one file <= 0.15 s incl. interpreter start
 TARGET_PEAK_MIB = 300.0  # peak memory <= 300 MiB on the full corpus
 
 
-# --------------------------------------------------------------------------------------
-# process-tree memory sampler
-# --------------------------------------------------------------------------------------
-
-
-def _ppid_map() -> dict[int, list[int]]:
-    """parent pid -> child pids, for every process visible in /proc."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:  # process went away
-            continue
-        # comm (field 2) may contain spaces/parens: fields after the last ')' are fixed
-        rest = stat[stat.rfind(b")") + 2 :].split()
-        children.setdefault(int(rest[1]), []).append(int(name))
-    return children
-
-
-def _children(pid: int) -> list[int] | None:
-    """Children of pid via /proc/<pid>/task/<tid>/children (None where the kernel lacks it)."""
-    out: list[int] = []
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return out  # gone
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
-                out.extend(int(c) for c in fh.read().split())
-        except FileNotFoundError:
-            if not os.path.exists(f"/proc/{pid}/task/{tid}/children") and os.path.exists(f"/proc/{pid}/task/{tid}"):
-                return None
-        except OSError:
-            pass
-    return out
-
-
-def _descendants(root: int) -> list[int]:
-    """root and all its descendants (cheap per-task children files, else a full /proc scan)."""
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        kids = _children(pid)
-        if kids is None:
-            break
-        out.append(pid)
-        todo.extend(kids)
-    else:
-        return out
-    children = _ppid_map()
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo.extend(children.get(pid, ()))
-    return out
-
-
-def _status_kib(pid: int, key: bytes) -> int:
-    try:
-        with open(f"/proc/{pid}/status", "rb") as fh:
-            for line in fh:
-                if line.startswith(key):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-def _pss_kib(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
-            for line in fh:
-                if line.startswith(b"Pss:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
-class TreeSampler(threading.Thread):
-    """Every ``interval`` s sum VmRSS (every ``slow`` intervals also PSS) over a process and
-    all its descendants.
-
-    Records the maximum of the sums.  Sum-of-RSS over-counts pages shared between forked
-    workers (copy-on-write); sum-of-PSS splits shared pages between the sharers and is the
-    fairer "how much memory does the tree use" number.  Peaks shorter than the interval can
-    be missed; the main process's exact high-water mark comes from wait4() separately.
-    """
-
-    def __init__(self, pid: int, interval: float = 0.05, slow: int = 5):
-        super().__init__(daemon=True)
-        self.slow = slow
-        self.pid = pid
-        self.interval = interval
-        self.max_rss_kib = 0
-        self.max_pss_kib = 0
-        self.max_procs = 0
-        self.samples = 0
-        self._halt = threading.Event()
-
-    def run(self) -> None:
-        # VmRSS is cheap (~0.03 ms/process) and read every tick; the process list and PSS
-        # (smaps_rollup walks the page tables, ~1 ms/process) only every ``slow``-th tick, so
-        # the sampler itself stays at a few % of one CPU.
-        pids: list[int] = []
-        tick = 0
-        while not self._halt.is_set():
-            if tick % self.slow == 0:
-                pids = _descendants(self.pid)
-                pss = sum(_pss_kib(p) for p in pids)
-                self.max_pss_kib = max(self.max_pss_kib, pss)
-                self.max_procs = max(self.max_procs, len(pids))
-            rss = sum(_status_kib(p, b"VmRSS:") for p in pids)
-            self.max_rss_kib = max(self.max_rss_kib, rss)
-            self.samples += 1
-            tick += 1
-            self._halt.wait(self.interval)
-
-    def stop(self) -> None:
-        self._halt.set()
-        self.join()
+from _proc import TreeSampler  # noqa: E402  (a sibling module of this script)
 
 
 @dataclass
@@ -299,6 +174,16 @@ def stage_subset(src: Path, rels: list[str], dest: Path) -> Path:
 # --------------------------------------------------------------------------------------
 # tools
 # --------------------------------------------------------------------------------------
+
+
+def public(path: "str | Path") -> str:
+    """How the report names a path: relative to the project (or its shared folder beside
+    it), else by its last part alone; never a path of the machine it ran on."""
+    absolute = os.path.abspath(str(path))
+    for base, shown in ((str(PROJECT_DIR), ""), (str(PROJECT_DIR.parent / "shared"), "../shared/")):
+        if absolute == base or absolute.startswith(base + os.sep):
+            return shown + os.path.relpath(absolute, base)
+    return os.path.basename(absolute)
 
 
 def log(msg: str) -> None:
@@ -725,7 +610,7 @@ def main() -> int:
     except (ValueError, OSError):
         mem_gib = 0
     manifest = (corpus_dir / "MANIFEST.txt").read_text().strip() if (corpus_dir / "MANIFEST.txt").is_file() else ""
-    cmdline = shlex.join([Path(sys.executable).as_posix(), *sys.argv])
+    cmdline = shlex.join(["python", *(public(x) if os.path.isabs(x) else x for x in sys.argv)])
 
     md: list[str] = []
     md.append("# agentlint performance\n")
@@ -733,13 +618,12 @@ def main() -> int:
     md.append("## Setup\n")
     md.append(f"- **machine**: {platform.system()} {platform.machine()}, nproc={os.cpu_count()}, "
               f"{mem_gib:.0f} GiB RAM{', ' + cpu if cpu else ''}")
-    md.append(f"- **python**: {platform.python_version()} ({sys.executable}); libcst {libcst_v}; "
-              f"agentlint {al_version} ({exe}{'' if al_python == sys.executable else ', python ' + al_python})")
+    md.append(f"- **python**: {platform.python_version()}; libcst {libcst_v}; agentlint {al_version}")
     md.append(f"- **load**: 1-min load average {loads[0]:.2f} at start, {loads[-1]:.2f} at end "
               f"(on {os.cpu_count()} CPUs; anything else running skews the wall times); "
               f"timed runs repeated {rep}× and the fastest kept")
-    md.append(f"- **corpus**: {src} — {len(rels)} .py files, {total_lines:,} lines "
-              f"(built by shared/corpus/make-corpus.sh; MANIFEST below)")
+    md.append(f"- **corpus**: `{public(src)}` — {len(rels)} .py files, {total_lines:,} lines "
+              f"(built by `../shared/corpus/make-corpus.sh`; MANIFEST below)")
     if sub:
         pk = ", ".join(f"{p} {n}" for p, n in sorted(sub["pkgs"].items(), key=lambda kv: -kv[1]))
         md.append(f"- **fixit subset**: {sub['k']} files / {sub['lines']:,} lines, "
@@ -777,13 +661,13 @@ def main() -> int:
     md.append("")
     md.append("Commands (CORPUS, CACHE, SUBSET are the paths above / scratch dirs):\n")
     md.append("```")
-    md.append(f"{Path(sys.executable).name} {shared}/corpus/parse_bench.py parse -j 1 CORPUS")
-    md.append(f"{Path(sys.executable).name} {shared}/corpus/parse_bench.py parse -j {jn} CORPUS")
+    md.append("python ../shared/corpus/parse_bench.py parse -j 1 CORPUS")
+    md.append(f"python ../shared/corpus/parse_bench.py parse -j {jn} CORPUS")
     if agentlint:
-        md.append(shlex.join(agentlint.check_cmd("CORPUS", "CACHE")) + "   # cold, then again: warm")
-        md.append(f"{exe} check ONE_FILE.py   # x{a.one_file_runs}")
+        md.append(shlex.join(["agentlint", *agentlint.check_cmd("CORPUS", "CACHE")[1:]]) + "   # cold, then again: warm")
+        md.append(f"agentlint check ONE_FILE.py   # x{a.one_file_runs}")
     if sub:
-        md.append(f"{a.fixit_venv}/bin/fixit lint SUBSET")
+        md.append(f"{public(a.fixit_venv)}/bin/fixit lint SUBSET")
     md.append("```")
     if notes:
         md.append("\n## Notes\n")
