@@ -25,7 +25,7 @@ STAGES = {
 }
 """The data flow, first to last: a module may import its own stage and earlier ones."""
 
-LAZY_THIRD_PARTY = {"libcst", "networkx"}
+LAZY_THIRD_PARTY = {"libcst"}
 """Imported inside functions on purpose (start-up cost), each with its reason."""
 
 MAX_LINES = 800
