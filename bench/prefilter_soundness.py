@@ -1,6 +1,6 @@
 """Run the LibCST rules over a corpus with and without the ast decision of which files
-LibCST parses (``Rule.needs_cst``) and count the files whose findings differ (must be 0),
-and how many files each way parses.
+(``Rule.needs_cst``) and which of their statements (``Rule.cst_regions``) LibCST parses,
+and count the files whose findings differ (must be 0) and how each way parses.
 
     python bench/prefilter_soundness.py CORPUS/src [-j 2] [--limit N]
 """
@@ -21,26 +21,34 @@ CODES = [rule.meta.code for rule in per_file_rules()]
 SETTINGS = settings_for(select=CODES)
 
 
-def _run(path: str, prefilter: bool) -> tuple[list[str], bool]:
+def _run(path: str, prefilter: bool) -> tuple[list[str], str]:
+    """The findings, and how LibCST parsed the file: "whole", "statements" or ""."""
     analyze.CST_PREFILTER = prefilter
-    parsed = False
-    real = cst_pass.run_cst_rules
+    parsed = ""
+    whole, some = cst_pass.run_cst_rules, cst_pass.run_on_statements
 
-    def counting(*args, **kwargs):
+    def counting_whole(*args, **kwargs):
         nonlocal parsed
-        parsed = True
-        return real(*args, **kwargs)
+        parsed = parsed or "whole"
+        return whole(*args, **kwargs)
 
-    analyze.run_cst_rules = counting
+    def counting_some(*args, **kwargs):
+        nonlocal parsed
+        found = some(*args, **kwargs)
+        if found is not None:
+            parsed = "statements"
+        return found
+
+    analyze.run_cst_rules, analyze.run_on_statements = counting_whole, counting_some
     try:
         with open(path, "rb") as fh:
             result = analyze.analyze_content(path, fh.read(), SETTINGS)
     finally:
-        analyze.run_cst_rules = real
+        analyze.run_cst_rules, analyze.run_on_statements = whole, some
     return sorted(repr(d) for d in result.diagnostics), parsed
 
 
-def compare(path: str) -> tuple[str, bool, bool, bool]:
+def compare(path: str) -> tuple[str, bool, str, str]:
     with_decision, parsed_with = _run(path, True)
     without, parsed_without = _run(path, False)
     return path, with_decision == without, parsed_with, parsed_without
@@ -56,15 +64,17 @@ def main() -> int:
     if args.limit:
         files = files[: args.limit]
     differ: list[str] = []
-    parsed_with = parsed_without = 0
+    counts = {"whole": 0, "statements": 0, "without": 0}
     with ProcessPoolExecutor(args.jobs) as pool:
         for path, same, with_decision, without in pool.map(compare, files, chunksize=16):
             if not same:
                 differ.append(path)
-            parsed_with += with_decision
-            parsed_without += without
+            if with_decision:
+                counts[with_decision] += 1
+            counts["without"] += bool(without)
     print(f"files: {len(files)}; rules: {', '.join(CODES)}")
-    print(f"parsed with LibCST: {parsed_with} with the ast decision, {parsed_without} without")
+    print(f"parsed with LibCST without the ast decision: {counts['without']} files")
+    print(f"with it: {counts['whole']} files whole, {counts['statements']} files as the statements that can hold a finding")
     print(f"files whose findings differ: {len(differ)}")
     for path in differ[:20]:
         print(f"  {os.path.relpath(path, args.corpus)}")

@@ -103,3 +103,23 @@ def test_settings_reach_the_decision():
 
 def test_narrow_handlers_need_no_parse():
     assert not _needs("try:\n    f()\nexcept (KeyError, ValueError):\n    pass\n")
+
+
+def test_only_the_statements_that_can_hold_a_finding_are_parsed(monkeypatch):
+    """A silent handler deep in a long file: LibCST parses its top-level statement alone,
+    and the finding keeps the file's line and the name of the tool around it."""
+    filler = "".join(f"def helper_{i}(x):\n    try:\n        return x()\n    except Exception:\n        raise\n\n" for i in range(40))
+    source = (
+        "from agents import function_tool\n\n" + filler
+        + "@function_tool\ndef lookup(city: str) -> str:\n    try:\n        return fetch(city)\n"
+        "    except Exception:\n        return ''\n"
+    )
+    line = source.splitlines().index("    except Exception:", source.count("\n") - 3) + 1
+    parsed = []
+    real = analyze.run_on_statements
+    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[-1]) or real(*a))
+    settings = settings_for(select=["AGL302"])
+    found = analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
+    assert parsed == [[41]], "only the tool's statement is given to LibCST"
+    assert [(d.code, d.span.start.line) for d in found] == [("AGL302", line)]
+    assert "inside tool `lookup`" in found[0].message

@@ -13,7 +13,7 @@ from typing import Any
 
 from agentlint.engine.cache import Cache, facts_only_key
 from agentlint.engine.config import Settings
-from agentlint.engine.cst_pass import run_cst_rules, too_deep
+from agentlint.engine.cst_pass import run_cst_rules, run_on_statements, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
 from agentlint.facts import notebooks
 from agentlint.facts.agents.model import build as build_model
@@ -185,7 +185,14 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     elif rules or syntax_error is not None:
         # A syntax error by the running Python's `ast` may still be valid for LibCST
         # (newer syntax than this interpreter knows): LibCST has the last word.
-        diagnostics += run_cst_rules(path, text, rules, settings, syntax_error, facts, tree)
+        found = None
+        if syntax_error is None and tree is not None and facts.complete and CST_PREFILTER:
+            indexes = _statements(rules, tree, facts, settings)
+            if indexes:
+                found = run_on_statements(path, text, rules, settings, facts, tree, indexes)
+        if found is None:
+            found = run_cst_rules(path, text, rules, settings, syntax_error, facts, tree) or []
+        diagnostics += found
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
 
 
@@ -249,6 +256,21 @@ def _agent_model(
 CST_PREFILTER = True
 """Whether the ``ast`` tree decides which LibCST rules a file is parsed for (``Rule.needs_cst``);
 off only to prove that the decision changes no finding."""
+
+
+def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Settings) -> list[int] | None:
+    """The top-level statements every rule to run can report in (``Rule.cst_regions``),
+    or None when one of them needs the whole module."""
+    out: list[int] = []
+    for cls in rules:
+        try:
+            found = cls.cst_regions(tree, facts, settings.rule_settings.get(cls.meta.code, {}))
+        except Exception:
+            return None  # the whole module, where the rule reports its own crash
+        if found is None:
+            return None
+        out += found
+    return out
 
 
 def _needs_cst(cls: type, tree: ast.Module, facts: FileFacts, settings: Settings) -> bool:

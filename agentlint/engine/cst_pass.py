@@ -38,6 +38,30 @@ def too_deep(diagnostic: Diagnostic) -> bool:
     return "nested too deeply" in message or "too many nested" in message or "too complex" in message
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+"""A line as Python and LibCST count them (only CR, LF and CRLF end one)."""
+
+
+def run_on_statements(
+    path: str, text: str, rule_classes: list, settings: Settings, facts: FileFacts, tree: ast.Module,
+    indexes: list[int],
+) -> list[Diagnostic] | None:
+    """The rules run on the lines of some top-level statements only (``Rule.cst_regions``):
+    LibCST parses those lines as a module of their own; the reports keep the file's line
+    numbers because positions are anchored on the `ast` statements, which carry them. None
+    when that cannot be done here (the statements cover most of the file, the snippet does
+    not parse, a position cannot be anchored): then the whole file is parsed."""
+    lines = _LINE.findall(text)
+    chosen = [tree.body[i] for i in sorted(set(indexes))]
+    spans = [(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) - 1, s.end_lineno or s.lineno)
+             for s in chosen]
+    if not chosen or sum(end - start for start, end in spans) * 10 > len(lines) * 8:
+        return None
+    snippet = "".join("".join(lines[start:end]) for start, end in spans)
+    return run_cst_rules(path, snippet, rule_classes, settings, None, facts, ast.Module(body=chosen, type_ignores=[]),
+                         whole_text=text)
+
+
 def run_cst_rules(
     path: str,
     text: str,
@@ -46,10 +70,16 @@ def run_cst_rules(
     syntax_error: Diagnostic | None,
     facts: FileFacts,
     tree: ast.Module | None,
-) -> list[Diagnostic]:
+    whole_text: str | None = None,
+) -> list[Diagnostic] | None:
+    """The rules on the file's LibCST tree. With ``whole_text``, ``text`` holds some
+    top-level statements of it only (``run_on_statements``), and None means "parse the
+    whole file instead"."""
     try:
         module = cst.parse_module(for_libcst(text))
     except cst.ParserSyntaxError as exc:
+        if whole_text is not None:
+            return None
         if syntax_error is not None:
             return [syntax_error]
         return [
@@ -58,8 +88,12 @@ def run_cst_rules(
             )
         ]
     except (RecursionError, MemoryError):
+        if whole_text is not None:
+            return None
         return [engine_diagnostic(SYNTAX_ERROR, path, "Code is nested too deeply to analyse")]
     except Exception as exc:
+        if whole_text is not None:
+            return None
         return [engine_diagnostic(SYNTAX_ERROR, path, f"Cannot parse: {type(exc).__name__}: {exc}")]
 
     imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
@@ -70,7 +104,7 @@ def run_cst_rules(
     for cls in rule_classes:
         context = RuleContext(
             path=path,
-            source=text,
+            source=text if whole_text is None else whole_text,
             settings=settings.rule_settings.get(cls.meta.code, {}),
             ancestors=ancestors,
             imports=imports,
@@ -94,8 +128,14 @@ def run_cst_rules(
         for r in pending:
             if r.replacement is not None:
                 chains += _edit_chains(r.replacement)
-        positions = _positions(module, tree, chains)
-        lines = text.splitlines()
+        if whole_text is None:
+            positions = _positions(module, tree, chains)
+        else:
+            try:  # only anchored positions carry the file's line numbers
+                positions = _anchored_positions(module, tree, chains) if tree is not None else None
+            except Exception:
+                return None
+        lines = (text if whole_text is None else whole_text).splitlines()
         for report in pending:
             meta = report.rule.meta
             code_range = positions.get(report.node) if positions else None

@@ -32,14 +32,32 @@ def may_report(
     reporters: Iterable[str],
 ) -> bool:
     """Whether some broad handler of ``tree`` is not cleared by a raise or a recording call."""
+    return bool(candidate_statements(tree, imports, logger_objects, reporters, first_only=True))
+
+
+def candidate_statements(
+    tree: ast.Module,
+    imports: dict[str, str],
+    logger_objects: frozenset[str],
+    reporters: Iterable[str],
+    *,
+    first_only: bool = False,
+) -> list[int]:
+    """The indexes of the module's top-level statements that hold a broad handler not
+    cleared by a raise or a recording call: the only code the rule can report in."""
     dotted_reporters = frozenset(r for r in reporters if "." in r)
     bare_reporters = frozenset(r for r in reporters if "." not in r)
-    for node in _handlers(tree.body):
-        if node.type is not None and not _broad(node.type, imports):
-            continue
-        if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
-            return True
-    return False
+    found: list[int] = []
+    for index, statement in enumerate(tree.body):
+        for node in _handlers([statement]):
+            if node.type is not None and not _broad(node.type, imports):
+                continue
+            if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
+                found.append(index)
+                break
+        if found and first_only:
+            break
+    return found
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")

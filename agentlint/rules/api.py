@@ -146,6 +146,14 @@ class Rule:
         with and without this decision and requires the same findings."""
         return True
 
+    @classmethod
+    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> list[int] | None:
+        """The indexes of the top-level statements (``tree.body``) that the rule can
+        report in and that hold everything its report needs, or None for the whole module
+        (the default: a rule that reads imports from the tree, or offers fixes). When every
+        rule run on a file names its statements, LibCST parses only those lines."""
+        return None
+
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.settings = context.settings

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
-from agentlint.rules._silent_except_ast import may_report
+from agentlint.rules._silent_except_ast import candidate_statements, may_report
 from agentlint.rules.api import Rule, RuleContext, dotted_name
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.lazy import libcst_module
@@ -309,6 +309,14 @@ class SilentBroadExcept(Rule):
         imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
         loggers = frozenset(settings.get("logger-objects", recording.DEFAULT_LOGGER_OBJECTS))
         return may_report(tree, imports, loggers, settings.get("reporter-callables", ()))
+
+    @classmethod
+    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> list[int] | None:
+        # a report needs only the top-level statement around the handler (its function
+        # and class names); imports come from the facts of the whole file
+        imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
+        loggers = frozenset(settings.get("logger-objects", recording.DEFAULT_LOGGER_OBJECTS))
+        return candidate_statements(tree, imports, loggers, settings.get("reporter-callables", ()))
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
