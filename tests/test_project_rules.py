@@ -29,6 +29,7 @@ SELECTED = {
     "monorepo": ["AGL101"],
     "prompts_dup": ["AGL401"],
     "prompt_samples": ["AGL401"],
+    "metered_calls": ["AGL106"],
 
 
     "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
