@@ -382,7 +382,9 @@ class FormulaReader:
                     unit_key = {1.0: "token", 1e3: "1k", 1e6: "1M"}.get(scale, "mismatch")
                 else:
                     unit_key = "token" if declared == scale else "mismatch"
-                price_kind, literal, rate = "name", None, display(prices[0].node)
+                # a literal factor beside the price (`* 1.25`) is part of the rate
+                rate = display(prices[0].node) + (f" * {literal:g}" if literal is not None else "")
+                price_kind, literal = "name", None
                 kept.append((factors, prices[0]))
             elif literal is not None or small != 1.0:
                 literal = (literal if literal is not None else 1.0) * small

@@ -167,12 +167,18 @@ def _includes(base: str, part: CostTermFact) -> str | None:
             return None
         if part.role == "cache-write" and base == "prompt_token_count":
             return None  # Gemini has no cache writes
-        return _INCLUSIVE_INPUT[base]
+        if base == "prompt_tokens":
+            if name.endswith("_input_tokens"):
+                return "LiteLLM adds Anthropic's cache reads and writes into it"
+            if name.startswith("prompt_cache_"):
+                return "DeepSeek counts them inside it"
+            return "OpenAI Chat Completions and LiteLLM count them inside it"
+        return _INCLUSIVE_INPUT[base] + " them inside it"
     if base == "input_tokens":
         if part.role == "cached" and name in _RESPONSES_CACHED:
-            return _SUBSET_INPUT[base]
+            return _SUBSET_INPUT[base] + " them inside it"
         if part.role == "cache-write" and name in _SUBSET_WRITES:
-            return _SUBSET_INPUT[base]
+            return _SUBSET_INPUT[base] + " them inside it"
     return None
 
 
@@ -180,8 +186,12 @@ def _at_rate(part: CostTermFact, base: CostTermFact) -> str:
     return f" at the full input rate (`{base.rate}`)" if base.rate and part.rate == base.rate else ""
 
 
-def _double_counted_cache(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, str] | None:
-    """(where, message) for the first way cached input is billed twice in one place."""
+def _double_counted_cache(terms: Sequence[CostTermFact]) -> list[tuple[CostTermFact, str]]:
+    """(where, message) for each way cached input is billed twice in one place: a price
+    subtracted where the cached count belongs, a cached count priced twice in one
+    formula, cached tokens (or cache writes) priced on top of an input count that holds
+    them. Each way is reported once per place."""
+    out: list[tuple[CostTermFact, str]] = []
     cached_priced = any(t.role == "cached" and t.sign > 0 for t in terms)
     for price in terms:
         # `(prompt_tokens - cached_price) * input_price`: a price where the count belongs
@@ -195,34 +205,48 @@ def _double_counted_cache(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, 
         )
         if base is None:
             continue
-        return price, (
+        out.append((price, (
             f"`{price.field}` is a price, subtracted from `{base.field}` where the cached token count "
             f"belongs: the cached tokens stay in the input count and are billed twice"
-        )
+        )))
+        break
     expressions: dict[tuple[int, int, int, int], dict[str, int]] = {}
     for t in terms:
         if t.role == "cached":
             counts = expressions.setdefault(_expression(t), {})
             counts[t.field] = counts.get(t.field, 0) + t.sign
-    for t in terms:
-        if t.role == "cached" and expressions[_expression(t)].get(t.field, 0) > 1:
-            return t, f"`{t.field}` is priced twice in one formula: the cached tokens are billed twice"
+    twice = next((t for t in terms if t.role == "cached" and expressions[_expression(t)].get(t.field, 0) > 1), None)
+    if twice is not None:
+        out.append((twice, f"`{twice.field}` is priced twice in one formula: the cached tokens are billed twice"))
     inputs = [t for t in terms if t.role == "input" and t.sign > 0 and not t.field.startswith("len(")]
+    # Terms of other statements pair only when the place prices one input field: a
+    # function with a branch per provider (`input_tokens` here, `prompt_tokens` there)
+    # is not one formula.
+    one_input = len({t.field for t in inputs}) == 1
     for role, what in (("cached", "the cached tokens"), ("cache-write", "the cache writes")):
         if any(t.role == role and t.sign < 0 for t in terms):
             continue  # `(input - cached) * rate`: the part is taken out
-        parts = [t for t in terms if t.role == role and t.sign > 0]
-        for i in inputs:
-            base = _last(i.field)
-            for c in parts:
-                who = _includes(base, c)
-                if who is None:
-                    continue
-                return c, (
-                    f"`{c.field}` is priced{_at_rate(c, i)} on top of `{i.field}`, which already includes "
-                    f"{what} ({who} them inside it): they are billed twice"
-                )
-    return None
+        if role == "cached" and out:
+            continue  # already said: the cached tokens are billed twice
+        parts = [t for t in terms if t.role == role and t.sign > 0 and t is not twice]
+        found = next(
+            (
+                (i, c, who)
+                for i in inputs
+                for c in parts
+                if one_input or _expression(i) == _expression(c)
+                for who in (_includes(_last(i.field), c),)
+                if who is not None
+            ),
+            None,
+        )
+        if found is not None:
+            i, c, who = found
+            out.append((c, (
+                f"`{c.field}` is priced{_at_rate(c, i)} on top of `{i.field}`, which already includes "
+                f"{what} ({who}): they are billed twice"
+            )))
+    return out
 
 
 class CachedTokensDoubleCounted(ProjectRule):
@@ -231,9 +255,11 @@ class CachedTokensDoubleCounted(ProjectRule):
     def check(self) -> list[Diagnostic]:
         out = []
         for (path, scope), terms in places(self.context.facts).items():
-            found = _double_counted_cache(terms)
-            if found is not None:
-                out.append(make(self.meta, path, found[0], found[1]))
+            seen: set[tuple[int, int]] = set()
+            for where, message in _double_counted_cache(terms):
+                if (where.line, where.column) not in seen:  # one finding per formula
+                    seen.add((where.line, where.column))
+                    out.append(make(self.meta, path, where, message))
         return out
 
 

@@ -11,12 +11,13 @@ is answered from these facts in the project phase (``rules.cost_calls``).
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from typing import Iterator
 
 from agentlint.facts.agents.calls import ModelCalls
 from agentlint.facts.agents.receivers import Knowledge
-from agentlint.facts.ast_helpers import MODULE_SCOPE, dotted, node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE, dotted, holds_candidate, node_span
 from agentlint.facts.types import FileFacts, ModelCallFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
@@ -44,6 +45,7 @@ _AGENT_RUNS = frozenset({
     "kickoff_for_each_async", "invoke_async", "stream_async", "on_messages", "generate_reply",
     "a_generate_reply",
 })
+_BUILTINS = frozenset(dir(builtins))
 _TAIL_PROVIDERS = {"openai": "openai", "anthropic": "anthropic", "google": "google-genai"}
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 
@@ -113,16 +115,27 @@ class _Inventory:
         self.model = model
         self.out: list[ModelCallFact] = []
         self._accounted: dict[int, str] = {}
+        self._lines: list[int] | None = None
         self._index: tuple[dict[str, list[ast.AST]], dict[str, list[tuple[ast.AST, ast.Call, bool]]]] | None = None
         self._names = mc.MODEL_METHOD_NAMES | {p.rpartition(".")[2].rpartition(":")[2] for p in model.knowledge.llm_call_patterns}
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> tuple[ModelCallFact, ...]:
-        self._body(self.model.tree.body, MODULE_SCOPE, None, None)
+        # Only statements holding a call whose final name can be a model call are
+        # walked (the module facts list every call with its line).
+        lines = sorted({
+            c.line for c in self.model.facts.calls
+            if c.callee.rpartition(".")[2] in self._names or ("." not in c.callee and c.callee not in _BUILTINS)
+        })
+        if lines:
+            self._lines = lines
+            self._body(self.model.tree.body, MODULE_SCOPE, None, None)
         return tuple(self.out)
 
     def _body(self, body: list[ast.stmt], place: str, klass: str | None, func: ast.AST | None) -> None:
         for stmt in body:
+            if not holds_candidate(self._lines, stmt):
+                continue
             if isinstance(stmt, _DEFS):
                 top = place == MODULE_SCOPE or (klass is not None and place == klass)
                 inner = (stmt.name if place == MODULE_SCOPE else f"{place}.{stmt.name}") if top else place
