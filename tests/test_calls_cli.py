@@ -87,3 +87,11 @@ def test_no_instrumented_path_and_no_calls(tmp_path: Path) -> None:
     result = run(["calls", "--no-cache", "empty"], tmp_path)
     assert result.exit_code == 1
     assert "No model calls found." in result.stderr
+
+
+def test_a_notebook_call_is_located_in_its_cell(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "fixtures" / "notebooks" / "as_notebook" / "agent_tools.ipynb", tmp_path / "agent_tools.ipynb")
+    result = run(["calls", "--no-cache", "agent_tools.ipynb"], tmp_path)
+    assert "agent_tools.ipynb:cell 6:6 " in result.stdout
+    data = json.loads(run(["calls", "--no-cache", "--format", "json", "agent_tools.ipynb"], tmp_path).stdout)
+    assert (data[0]["cell"], data[0]["line"], data[0]["function"]) == (6, 6, "summarize_orders")

@@ -20,6 +20,7 @@ from agentlint.engine.config import ConfigError, Overrides, load_settings
 from agentlint.engine.discovery import discover, display_path
 from agentlint.engine.project import rule_settings_of
 from agentlint.engine.run import run
+from agentlint.facts.notebooks import CellMap
 from agentlint.rules import registry
 from agentlint.rules.cost_calls import CallBypassesCostAccounting, CallRow, inventory
 
@@ -77,6 +78,7 @@ def calls(
     found = discover(paths_list, settings)
     result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
     facts = {p: r.facts for p, r in result.results.items() if r.facts is not None}
+    cells = {p: CellMap(r.cells) for p, r in result.results.items() if r.cells}
     rule_settings = rule_settings_of(CallBypassesCostAccounting, settings)
     rows: list[CallRow] = []
     for group in split_by_project(facts, ProjectMap(settings)):
@@ -94,7 +96,8 @@ def calls(
                 "call": row.call.form,
                 "kind": row.call.kind,
                 "filename": display_path(row.path),
-                "line": row.call.line,
+                "cell": _where(row, cells)[0],
+                "line": _where(row, cells)[1],
                 "column": row.call.column,
                 "function": row.call.scope if row.call.scope != "<module>" else None,
                 "accounting": row.why or None,
@@ -103,7 +106,7 @@ def calls(
         ]
         click.echo(json.dumps(payload, indent=2))
     elif rows:
-        click.echo(_table(rows))
+        click.echo(_table(rows, cells))
         bypass = sum(1 for r in rows if r.status == "bypass")
         files = len({r.path for r in rows})
         summary = f"\n{len(rows)} model call{'s' if len(rows) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
@@ -117,7 +120,15 @@ def calls(
     sys.exit(EXIT_FOUND if rows else EXIT_NOTHING)
 
 
-def _table(rows: list[CallRow]) -> str:
+def _where(row: CallRow, cells: dict[str, CellMap]) -> tuple[int | None, int]:
+    """(cell, line) of a call: a notebook's facts are in virtual lines."""
+    cell_map = cells.get(row.path)
+    if cell_map is None:
+        return None, row.call.line
+    return cell_map.locate(row.call.line)
+
+
+def _table(rows: list[CallRow], cells: dict[str, CellMap]) -> str:
     header = ("STATUS", "PROVIDER", "CALL", "LOCATION", "FUNCTION", "ACCOUNTING")
     lines = [header]
     for row in rows:
@@ -126,7 +137,7 @@ def _table(rows: list[CallRow]) -> str:
             _STATUS[row.status],
             call.provider or "?",
             call.form + ("()" if call.kind == "model" else "() [agent run]"),
-            f"{display_path(row.path)}:{call.line}",
+            _location(row, cells),
             call.scope if call.scope != "<module>" else "(module)",
             row.why or "-",
         ))
@@ -135,3 +146,9 @@ def _table(rows: list[CallRow]) -> str:
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line[:-1])) + "  " + line[-1]
         for line in lines
     )
+
+
+def _location(row: CallRow, cells: dict[str, CellMap]) -> str:
+    cell, line = _where(row, cells)
+    where = display_path(row.path)
+    return f"{where}:cell {cell}:{line}" if cell is not None else f"{where}:{line}"

@@ -35,7 +35,7 @@ from agentlint.facts.types import CostTermFact, SiteFact
 # -- cheap prefilters over the source text -------------------------------------------
 
 _TOKEN_LINE = re.compile(r"tokens|token_count|encode\(")
-_MONEY_WORDS = ("pric", "cost", "usd", "dollar", "per_1", "per_m", "tarif", "_rate", "rate_")
+_MONEY_WORDS = ("pric", "cost", "usd", "dollar", "per_1", "per_m", "tarif", "_rate", "rate_", "rates")
 _OPERATOR_AFTER = re.compile(r"[\w\[\].'\"()]*\s*[*/]")
 _OPERATOR_BEFORE = re.compile(r"[*/]\s*[(\s]*[\w\[\].'\"(]*$")
 

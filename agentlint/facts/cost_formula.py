@@ -257,6 +257,9 @@ class FormulaReader:
                 money = money or bool(RATE_MONEY_ROLE.search(low))
         if not is_price:
             return None
+        if not money and len(segs) > 1:
+            # `rates.prompt`, `rate["output"]`: a rate keyed by a token role is a price
+            money = any(RATE_MONEY_ROLE.search(seg.lower()) and not RATE_WORD.search(seg.lower()) for seg in segs[1:])
         text = "_".join(s.lower() for s in segs)
         return Price(node, money, declared_unit(text), bool(TOKENISH_PRICE.search(text)), is_per_token_price(text), role_of(text))
 

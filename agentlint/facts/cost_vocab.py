@@ -234,6 +234,14 @@ def is_per_token_price(text: str) -> bool:
 
 def number(node: ast.AST) -> float | None:
     cls = type(node)
+    if cls is ast.Call and type(node.func) is ast.Name and node.func.id in ("Decimal", "float") and len(node.args) == 1:  # type: ignore[attr-defined]
+        arg = node.args[0]  # type: ignore[attr-defined]
+        if type(arg) is ast.Constant and isinstance(arg.value, str):
+            try:
+                return float(arg.value)  # `Decimal("0.000002")`
+            except ValueError:
+                return None
+        return number(arg)
     if cls is ast.Constant:
         value = node.value  # type: ignore[attr-defined]
         if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -212,7 +212,8 @@ class _Inventory:
                 return _TAIL_PROVIDERS.get(root, root), ""
         if type(call.func) is ast.Attribute and call.func.attr in mc.NAMED_RECEIVER_METHODS:  # type: ignore[attr-defined]
             return "langchain", ""
-        return "", ""
+        # `litellm.completion(...)` through the project's own re-export of the SDK
+        return fw.framework_of(text.partition(".")[0]) or "", ""
 
     # -- how its place accounts for usage ------------------------------------------
     def _how(self, func: ast.AST | None) -> str:
