@@ -204,7 +204,7 @@ class _Inventory:
                 if type_.startswith("|pipe:"):
                     return "langchain", ""  # `prompt | llm | parser`
                 client = type_.replace(":", ".")
-                return fw.framework_of(client) or "", client
+                return fw.framework_of(client) or _TAIL_PROVIDERS.get(client.partition(".")[0], ""), client
             receiver = receiver.value if type(receiver) is ast.Attribute else None  # type: ignore[attr-defined]
         text = name or ""
         for tail, root in mc.LLM_CHAIN_TAILS.items():
