@@ -271,7 +271,7 @@ class ModelCallFact:
     """The framework or SDK (`openai`, `anthropic`, `litellm`, `langchain`, ...), empty
     when the receiver could not be typed."""
     kind: str
-    """`model` (a model call) or `agent` (an agent run)."""
+    """`model` (a model call) or `agent` (an agent run, a compiled LangGraph graph run)."""
     accounted: str
     """How the place accounts for what the call used, empty when it does not: `usage`
     (it reads the response's usage), `cost` (it computes or records a cost), `callback`

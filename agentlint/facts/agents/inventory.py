@@ -178,7 +178,12 @@ class _Inventory:
             if found is None:
                 continue
             provider, client = self._receiver(node, func)
-            kind = "agent" if found.agent is not None or (name in _AGENT_RUNS and provider not in _RAW_PROVIDERS) else "model"
+            # an agent run: the project's agent, a run method of an agent framework, a
+            # compiled LangGraph graph (its nodes make the model calls)
+            kind = "agent" if (
+                found.agent is not None or provider == "langgraph"
+                or (name in _AGENT_RUNS and provider not in _RAW_PROVIDERS)
+            ) else "model"
             function = func.name if func is not None else ""  # type: ignore[attr-defined]
             self.out.append(
                 ModelCallFact(place, function, found.text, provider, kind, self._how(func),
