@@ -29,6 +29,7 @@ SELECTED = {
     "monorepo": ["AGL101"],
     "prompts_dup": ["AGL401"],
     "prompt_samples": ["AGL401"],
+    "metered_calls": ["AGL106"],
 
 
     "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
@@ -390,3 +391,19 @@ def test_no_tools_note_is_silent_for_an_agent_with_built_in_tools(tmp_path):
         "from browser_use import Agent, ChatOpenAI\n\n"
         "agent = Agent(task='Find the cheapest flight', llm=ChatOpenAI(model='gpt-4.1-mini'))\n", encoding="utf-8")
     assert check_project(tmp_path, ["AGL901"]) == []
+
+
+def test_agl106_reads_agl101_cost_functions_as_instrumented():
+    root = PROJECTS / "metered_calls"
+    found = check_project(root, ["AGL106"])
+    assert sorted(d.line for d in found) == [8, 16]
+    # a place listed in AGL101's cost-functions is on the instrumented path too,
+    # and the path found from the code still counts
+    found = check_project(root, ["AGL106"], {"AGL101": {"cost-functions": ["app.agents.vision.make_title"]}})
+    assert [(Path(d.path).name, d.line) for d in found] == [("vision.py", 8)]
+    assert "MeteredLLM.chat" in found[0].message
+    # with instrumented-callables, only the listed places count
+    found = check_project(root, ["AGL106"], {"AGL106": {"instrumented-callables": ["app.llm"]}})
+    assert sorted(d.line for d in found) == [8, 16]
+    found = check_project(root, ["AGL106"], {"AGL106": {"instrumented-callables": ["app/agents/vision.py:"]}})
+    assert {Path(d.path).name for d in found} == {"llm.py"}

@@ -62,6 +62,7 @@ def test_tools_and_fix_do_not_hang_on_a_fifo(tmp_path, agentlint_exe):
     (tmp_path / "good.py").write_text(SILENT)
     os.mkfifo(tmp_path / "pipe.py")
     assert run(agentlint_exe, "tools", ".", "--no-cache", cwd=tmp_path).returncode in (0, 1)
+    assert run(agentlint_exe, "calls", ".", "--no-cache", cwd=tmp_path).returncode in (0, 1)
     assert run(agentlint_exe, "check", ".", "--fix", "--no-cache", cwd=tmp_path).returncode in (0, 1)
     assert run(agentlint_exe, "check", "pipe.py", "--fix", "--no-cache", cwd=tmp_path).returncode in (0, 1)
 
@@ -219,7 +220,7 @@ def test_python_dash_m_does_not_import_the_checked_folder(tmp_path):
     for name in ("click", "json", "ast", "tokenize", "libcst", "pathspec", "tomllib", "networkx"):
         (tmp_path / f"{name}.py").write_text(f"open({str(tmp_path / ('MARKER-' + name))!r}, 'w').close()\n")
     (tmp_path / "agent.py").write_text(SILENT)
-    for args in (["check", "."], ["tools", "."], ["explain", "SILENT", "."], ["rule", "AGL302"]):
+    for args in (["check", "."], ["tools", "."], ["calls", "."], ["explain", "SILENT", "."], ["rule", "AGL302"]):
         extra = [] if args[0] == "rule" else ["--no-cache"]
         proc = subprocess.run(
             [sys.executable, "-m", "agentlint", *args, *extra], cwd=tmp_path, capture_output=True, timeout=120

@@ -14,6 +14,7 @@ from agentlint import DISTRIBUTION, __version__
 from agentlint.cli.common import EXIT_ERROR
 
 COMMANDS = {
+    "calls": "agentlint.cli.calls",
     "check": "agentlint.cli.check",
     "clean": "agentlint.cli.clean",
     "explain": "agentlint.cli.explain",

@@ -16,6 +16,7 @@ from agentlint.engine.config import Settings
 from agentlint.engine.cst_pass import run_cst_rules, run_on_statements, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
 from agentlint.facts import notebooks
+from agentlint.facts.agents.inventory import file_model_calls
 from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.agents.model import worth_modelling
 from agentlint.facts.agents.receivers import Knowledge, frameworks_of
@@ -233,6 +234,16 @@ def _agent_model(
     enabled = [cls for cls in registry.model_rules() if cls.meta.code in settings.enabled] if rules else []
     if not worth_modelling(content, knowledge):
         plain = replace(facts, frameworks=frameworks) if frameworks else facts
+        if frameworks:
+            # no tool or agent here, but model calls may be (the inventory, AGL106)
+            try:
+                calls = file_model_calls(tree, facts, text, knowledge)
+            except RecursionError:
+                calls = ()
+            except Exception as exc:  # a bug in the agent model: say so, lose nothing else
+                return plain, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
+            if calls:
+                plain = replace(plain, model_calls=calls)
         wanting = [cls for cls in enabled if _wants(cls, tree, facts, text, settings)]
         if not wanting:
             return plain, []

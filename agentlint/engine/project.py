@@ -25,9 +25,22 @@ def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Di
     # tools declared in one module and passed as tools in another, per project
     out, groups = cross_module_tools.declare_in_projects(facts, settings)
     for cls in selected:
+        rule_settings = rule_settings_of(cls, settings)
         for group in groups:
             try:
-                out += cls(ProjectContext(group, settings.rule_settings.get(cls.meta.code, {}))).check()
+                out += cls(ProjectContext(group, rule_settings)).check()
             except Exception as exc:
                 out.append(crash_diagnostic("<project>", cls.meta, exc))
     return out
+
+
+def rule_settings_of(cls: type, settings: Settings) -> dict:
+    """A project rule's settings, with those it reads from other rules
+    (``ProjectRule.borrowed_settings``: AGL106 honours AGL101's `cost-functions`)."""
+    own = dict(settings.rule_settings.get(cls.meta.code, {}))
+    for code, keys in getattr(cls, "borrowed_settings", {}).items():
+        other = settings.rule_settings.get(code, {})
+        for key in keys:
+            if key in other and key not in own:
+                own[key] = other[key]
+    return own

@@ -225,10 +225,13 @@ class CostTermFact:
     """The place: a function or method name (nested functions count as their outer
     function), or `<module>`."""
     role: str
-    """`input`, `output`, `cached`, `cache-write`, `reasoning`, `total` or `tokens`."""
+    """`input`, `output`, `cached`, `cache-write`, `reasoning`, `audio`, `total` or `tokens`;
+    `price` for a price that stands where a token count belongs (`(prompt_tokens -
+    cached_price) * input_price`: ``field`` is that price)."""
     field: str
     """The usage field as written (`prompt_tokens`, `input_tokens_details.cached_tokens`,
-    `len(...)`), after following local assignments."""
+    `len(...)`, `count_tokens()`, or a loosely named count such as `usage.input` or `tk`),
+    after following local assignments."""
     sign: int
     """+1 or -1 (a subtracted term: `(prompt - cached) * rate`)."""
     price: str
@@ -245,6 +248,43 @@ class CostTermFact:
     column: int
     end_line: int
     end_column: int
+    """The span of the whole arithmetic expression: terms of one expression share it."""
+    rate: str = ""
+    """The price operand as written (`info.input_cost_per_token`, `prices['input']`),
+    shortened; empty for a literal price."""
+
+
+@dataclass(frozen=True)
+class ModelCallFact:
+    """A model call or an agent run (the forms of ``knowledge.model_calls``), for
+    `agentlint calls` and AGL106."""
+
+    scope: str
+    """The place, as for ``CostTermFact.scope``: a function or method (nested functions
+    count as their outer function), or `<module>`."""
+    function: str
+    """The innermost function holding the call (`Agent.run.<locals>.step` reads `step`),
+    empty at module level."""
+    form: str
+    """How the call reads (`client.chat.completions.create`, `litellm.completion`)."""
+    provider: str
+    """The framework or SDK (`openai`, `anthropic`, `litellm`, `langchain`, ...), empty
+    when the receiver could not be typed."""
+    kind: str
+    """`model` (a model call) or `agent` (an agent run, a compiled LangGraph graph run)."""
+    accounted: str
+    """How the place accounts for what the call used, empty when it does not: `usage`
+    (it reads the response's usage), `cost` (it computes or records a cost), `callback`
+    (it passes a usage or cost callback), `via NAME` (its only callers in the module,
+    NAME, account for it)."""
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    client: str = ""
+    """The receiver's type as a dotted name (`openai.OpenAI`, `app.llm.MeteredLLM`),
+    empty when it was not typed: a call on the project's own instrumented client goes
+    through it."""
 
 
 @dataclass(frozen=True)
@@ -356,6 +396,9 @@ class FileFacts:
     """Cost values set to None (AGL104)."""
     price_literals: tuple[SiteFact, ...] = ()
     """Hard-coded prices: model-to-price tables and price constants (AGL105)."""
+    model_calls: tuple[ModelCallFact, ...] = ()
+    """Model calls and agent runs, with how their place accounts for usage (AGL106,
+    `agentlint calls`)."""
     prompt_sites: tuple[PromptSiteFact, ...] = ()
     prompt_blocks: tuple[str, ...] = ()
     """Module-level (and class-level) names defined here that hold prompt text or
@@ -400,6 +443,7 @@ class FileFacts:
             cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
             cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
             price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
+            model_calls=tuple(ModelCallFact(**d) for d in data.get("model_calls", ())),
             prompt_sites=tuple(PromptSiteFact.from_json(d) for d in data.get("prompt_sites", ())),
             prompt_blocks=tuple(data.get("prompt_blocks", ())),
         )

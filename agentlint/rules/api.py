@@ -269,6 +269,8 @@ class ProjectRule:
     """Base class of project-wide rules: they read facts, never trees."""
 
     meta: ClassVar[RuleMeta]
+    borrowed_settings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Settings of other rules this rule also reads (rule code -> keys)."""
 
     def __init__(self, context: ProjectContext) -> None:
         self.context = context

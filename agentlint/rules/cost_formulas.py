@@ -6,7 +6,7 @@ from typing import Sequence
 
 from agentlint.facts.types import CostTermFact
 from agentlint.rules.api import ProjectRule
-from agentlint.rules.cost_places import make, place_label, places, sanctioned, span_of
+from agentlint.rules.cost_places import make, place_label, places, posix, sanctioned, span_of
 from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
 
 _DOCS = """\
@@ -19,9 +19,21 @@ operand (a name such as `price`, `rate_in`, `cost_per_token`, `*_per_mtok`, a
 subscript such as `PRICING[model]["input"]`, or a rate literal such as `0.000002` or
 `/ 1_000_000 * 2.5`) — and reports each place (function or method; module-level code
 is one place) when formulas stand in more than one place of the project. Each finding
-names the other places as related locations and says whether the copies are identical
-or already diverge, and how (different terms, different units, different literal
-prices).
+names the other places as related locations (the message names the other place when
+there is one) and says whether the copies are identical or already diverge, and what
+differs: a term one of them leaves out (`no output term there`), one price for all
+tokens against prices by role, how cached tokens are handled (subtracted from the
+input, added on top, not priced), the units, literal prices.
+
+A token operand named loosely counts when the rest of the product says it is one:
+a role word (`prompt`, `n_in`, `usage["input"]`, `entry.completion`) or an
+abbreviation of tokens (`tk`, `toks`) beside a money price; a bare count (`n`,
+`count`, a loop variable over usage rows) beside a price of tokens (`input_price`,
+`cost_per_1k`), a `/ 1000` or `/ 1_000_000`, or bound from a usage expression; any
+other name only beside a price whose unit is tokens (`input_cost_per_token`). So a
+`/tokens`-style command or a report printer that re-prices a session's entries is a
+copy too. Names that are never token counts (pages, seconds, characters, amounts,
+quantities, multipliers) are left alone.
 
 Formulas are compared after reduction: token operands become roles (input, output,
 cached, cache-write, reasoning, total), prices are compared by role, and units are
@@ -81,7 +93,8 @@ No fix: merging copies that already diverge changes what some of them compute.
 - `cost-functions` (list of strings, default `[]`): the sanctioned home(s) of the cost
   arithmetic. Places listed here are never reported (the other places still are, and
   point at them). An entry is a dotted name (`app.billing.compute_cost`; a class or a
-  module covers everything inside it), a bare function name (`compute_cost`), or
+  module covers everything inside it), a bare function or class name (`compute_cost`,
+  `Meter`), or
   `path/to/file.py:function` (`billing.py:` for a whole file).
 
 ```toml
@@ -107,15 +120,31 @@ META = RuleMeta(
 )
 
 _MAX_RELATED = 20
-_ROLE_ORDER = ("input", "cached", "cache-write", "output", "reasoning", "total", "tokens")
+_MAX_NAMED = 2
+_ROLE_ORDER = ("input", "cached", "cache-write", "audio", "output", "reasoning", "total", "tokens")
+_UNIT_NAMES = {
+    "token": "per token",
+    "1k": "per 1K tokens",
+    "1M": "per 1M tokens",
+    "mismatch": "a divisor that contradicts the price's unit",
+}
+_WHOLE = frozenset({"total", "tokens"})
+"""Roles that price every token alike (a total, or a count with no role)."""
+_CACHE_NAMES = {
+    "none": "not priced",
+    "subtracted": "subtracted from the input",
+    "added": "added on top of the input",
+    "price": "a price subtracted where the cached count belongs",
+}
 
 
-def signature(terms: Sequence[CostTermFact]) -> frozenset[tuple[int, str, str]]:
-    return frozenset((t.sign, t.role, t.unit) for t in terms)
+def formula_terms(terms: Sequence[CostTermFact]) -> list[CostTermFact]:
+    """The terms that price a token count (a `price` term marks a missing count)."""
+    return [t for t in terms if t.role != "price"]
 
 
 def _roles(terms: Sequence[CostTermFact]) -> str:
-    seen = {(t.sign, t.role) for t in terms}
+    seen = {(t.sign, t.role) for t in terms if t.role != "price"}
     text = "".join(
         (" - " if s < 0 else " + ") + r for r in _ROLE_ORDER for s in (-1, 1) if (s, r) in seen
     ).strip()
@@ -124,8 +153,22 @@ def _roles(terms: Sequence[CostTermFact]) -> str:
     return text or "tokens"
 
 
+def _priced(terms: Sequence[CostTermFact]) -> set[str]:
+    """Roles priced (a positive term), cached tokens aside (see ``_cache_mode``)."""
+    return {t.role for t in terms if t.sign > 0 and t.role not in ("price", "cached")}
+
+
+def _cache_mode(terms: Sequence[CostTermFact]) -> str:
+    if any(t.role == "price" for t in terms):
+        return "price"
+    cached = [t for t in terms if t.role == "cached"]
+    if not cached:
+        return "none"
+    return "subtracted" if any(t.sign < 0 for t in cached) else "added"
+
+
 def _units(terms: Sequence[CostTermFact]) -> frozenset[str]:
-    return frozenset(t.unit for t in terms)
+    return frozenset(t.unit for t in terms if t.role != "price")
 
 
 def _prices(terms: Sequence[CostTermFact]) -> frozenset[tuple[str, float]]:
@@ -133,8 +176,7 @@ def _prices(terms: Sequence[CostTermFact]) -> frozenset[tuple[str, float]]:
 
 
 def _unit_text(units: frozenset[str]) -> str:
-    names = {"token": "per token", "1k": "per 1K tokens", "1M": "per 1M tokens", "mismatch": "a divisor that contradicts the price's unit"}
-    return ", ".join(names.get(u, u) for u in sorted(units))
+    return ", ".join(_UNIT_NAMES.get(u, u) for u in sorted(units))
 
 
 def _units_agree(mine: frozenset[str], other: frozenset[str]) -> bool:
@@ -148,11 +190,27 @@ def _units_agree(mine: frozenset[str], other: frozenset[str]) -> bool:
     return len(scaled) < 2
 
 
+def _listing(roles: set[str]) -> str:
+    return ", ".join(r for r in _ROLE_ORDER if r in roles)
+
+
 def difference(mine: Sequence[CostTermFact], other: Sequence[CostTermFact]) -> str:
-    """'' when the two places compute the same formula; else how they diverge."""
+    """'' when the two places compute the same formula; else what differs: the unit,
+    the handling of cached tokens, a term one of them leaves out, literal prices."""
     out = []
-    if {(t.sign, t.role) for t in mine} != {(t.sign, t.role) for t in other}:
-        out.append(f"different terms: {_roles(mine)} here, {_roles(other)} there")
+    here, there = _priced(mine), _priced(other)
+    specific_here, specific_there = here - _WHOLE, there - _WHOLE
+    if here and there and bool(specific_here) != bool(specific_there):
+        # `total_tokens * price` against `input * p_in + output * p_out`
+        out.append("all tokens at one price here, by role there" if not specific_here else "by role here, all tokens at one price there")
+    else:
+        if specific_here - specific_there:
+            out.append(f"no {_listing(specific_here - specific_there)} term there")
+        if specific_there - specific_here:
+            out.append(f"no {_listing(specific_there - specific_here)} term here")
+    cache_here, cache_there = _cache_mode(mine), _cache_mode(other)
+    if cache_here != cache_there:
+        out.append(f"cached tokens {_CACHE_NAMES[cache_here]} here, {_CACHE_NAMES[cache_there]} there")
     if not _units_agree(_units(mine), _units(other)):
         out.append(f"different units: {_unit_text(_units(mine))} here, {_unit_text(_units(other))} there")
     mine_prices, other_prices = _prices(mine), _prices(other)
@@ -165,11 +223,31 @@ def _first(terms: Sequence[CostTermFact]) -> CostTermFact:
     return min(terms, key=lambda t: (t.line, t.column))
 
 
+def _state(count: int, diverging: list[tuple[str, str]]) -> str:
+    """How the other copies compare, saying what differs: ``diverging`` holds (place
+    label, difference) of each copy that diverges."""
+    if not diverging:
+        return "the copies are identical" if count == 1 else "all copies are identical"
+    if count == 1:
+        return f"the copies already diverge: {diverging[0][1]}"
+    hows = {how for _, how in diverging}
+    if len(diverging) == count:
+        head = "every other copy already diverges"
+    else:
+        verb = "diverges" if len(diverging) == 1 else "diverge"
+        head = f"{len(diverging)} of the {count} other copies already {verb}"
+    if len(hows) == 1:
+        return f"{head}: {diverging[0][1]}"
+    named = "; ".join(f"{label}: {how}" for label, how in diverging[:_MAX_NAMED])
+    more = ", ..." if len(diverging) > _MAX_NAMED else ""
+    return f"{head} ({named}{more})"
+
+
 class DuplicatedCostFormula(ProjectRule):
     meta = META
 
     def check(self) -> list[Diagnostic]:
-        found = places(self.context.facts)
+        found = {k: v for k, v in ((k, formula_terms(v)) for k, v in places(self.context.facts).items()) if v}
         if len(found) < 2:
             return []
         home = list(self.settings.get("cost-functions", ()))
@@ -181,11 +259,12 @@ class DuplicatedCostFormula(ProjectRule):
                 continue
             first = _first(terms)
             related: list[RelatedLocation] = []
-            diverging = 0
+            diverging: list[tuple[str, str]] = []
             others = [(k, v) for k, v in ordered if k != (path, scope)]
             for (other_path, other_scope), other_terms in others:
                 how = difference(terms, other_terms)
-                diverging += bool(how)
+                if how:
+                    diverging.append((place_label(other_scope), how))
                 home_note = " (the sanctioned cost function)" if home and sanctioned(
                     other_path, modules[other_path], other_scope, home
                 ) else ""
@@ -199,17 +278,16 @@ class DuplicatedCostFormula(ProjectRule):
                         )
                     )
             count = len(others)
-            where = "place" if count == 1 else "places"
-            if diverging == 0:
-                state = "the copies are identical" if count == 1 else "all copies are identical"
-            elif diverging == count:
-                state = "the copies already diverge" if count == 1 else "every other copy already diverges"
+            if count == 1:
+                other_path, other_scope = others[0][0]
+                where = place_label(other_scope)
+                if other_path != path:
+                    where += f" ({posix(other_path).rsplit('/', 1)[-1]})"
             else:
-                verb = "diverges" if diverging == 1 else "diverge"
-                state = f"{diverging} of the {count} other copies already {verb}"
+                where = f"{count} other places of the project"
             message = (
                 f"Cost formula ({_roles(terms)}) in {place_label(scope)} is also computed in "
-                f"{count} other {where} of the project; {state}"
+                f"{where}; {_state(count, diverging)}"
             )
             out.append(make(self.meta, path, first, message, related))
         return out

@@ -46,7 +46,7 @@ def place_label(scope: str) -> str:
 def sanctioned(path: str, module: str, scope: str, entries: Iterable[str]) -> bool:
     """Whether the place is listed in a `cost-functions`-style setting: a dotted name
     (`app.billing.compute_cost`, a class or a module covers what is inside it), a bare
-    function name (`compute_cost`), or `path/to/file.py:func`."""
+    function or class name (`compute_cost`, `Meter`), or `path/to/file.py:func`."""
     dotted = f"{module}.{scope}"
     where = posix(path)
     for entry in entries:
@@ -63,6 +63,6 @@ def sanctioned(path: str, module: str, scope: str, entries: Iterable[str]) -> bo
             continue
         if dotted == entry or dotted.startswith(entry + "."):
             return True
-        if "." not in entry and (scope == entry or scope.endswith("." + entry)):
+        if "." not in entry and (scope == entry or scope.endswith("." + entry) or scope.startswith(entry + ".")):
             return True
     return False

@@ -29,14 +29,24 @@ Flags a cost formula (see AGL101) that prices cached input tokens *on top of* an
 count that already includes them, with nothing subtracted:
 
 - OpenAI Chat Completions and LiteLLM: `prompt_tokens` includes
-  `prompt_tokens_details.cached_tokens` (and, in LiteLLM, `cache_read_input_tokens`);
+  `prompt_tokens_details.cached_tokens` (and, in LiteLLM, Anthropic's
+  `cache_read_input_tokens` and `cache_creation_input_tokens`, which LiteLLM adds
+  into `prompt_tokens`);
+- DeepSeek: `prompt_tokens` is `prompt_cache_hit_tokens + prompt_cache_miss_tokens`;
 - OpenAI Responses and the Agents SDK: `input_tokens` includes
   `input_tokens_details.cached_tokens`;
 - Gemini: `prompt_token_count` includes `cached_content_token_count`;
 - pydantic-ai and LangChain: `input_tokens` includes `cache_read_tokens` /
-  `input_token_details["cache_read"]`.
+  `input_token_details["cache_read"]` (and the cache writes).
+
+Also flagged: the cached share subtracted wrongly, a *price* subtracted where the
+cached count belongs (`(prompt_tokens - cached_price) * input_price`), and the same
+cached count priced twice in one formula. When the cached tokens are priced at the
+full input rate on top of the input count, the message says so.
 
 The terms may sit in one expression or in several statements of one function.
+Pricing the miss count and the hit count (`prompt_cache_miss_tokens * p_miss +
+prompt_cache_hit_tokens * p_hit`) is right and left alone.
 Anthropic is never flagged: its `input_tokens` *excludes* `cache_read_input_tokens` and
 `cache_creation_input_tokens`, so adding them is right there. Names whose provider is
 not clear (a local `cached` with an unknown source) are left alone.
@@ -122,34 +132,119 @@ REASONING_META = RuleMeta(
     help="Check how the provider bills reasoning: inside the output count (OpenAI, Anthropic) or beside it (Gemini).",
 )
 
-_INCLUSIVE_INPUT = frozenset({"prompt_tokens", "prompt_token_count"})
+_INCLUSIVE_INPUT = {
+    "prompt_tokens": "OpenAI Chat Completions, LiteLLM and DeepSeek count",
+    "prompt_token_count": "Gemini counts",
+}
 """Input counts that include every cached token, whatever the cached field is called."""
+_SUBSET_INPUT = {"input_tokens": "OpenAI Responses, the Agents SDK, pydantic-ai and LangChain count"}
 _RESPONSES_CACHED = ("cached_tokens", "cache_read_tokens", "cache_read")
 """Cached fields that are subsets of an `input_tokens` count (OpenAI Responses / Agents
 SDK, pydantic-ai, LangChain); Anthropic's `cache_read_input_tokens` is not one."""
+_SUBSET_WRITES = ("cache_write_tokens", "cache_creation")
+"""Cache writes inside an `input_tokens` count (OpenAI Responses, pydantic-ai,
+LangChain); Anthropic's `cache_creation_input_tokens` is outside it."""
 _INCLUSIVE_OUTPUT = frozenset({"completion_tokens", "output_tokens"})
+_CACHE_WORDS = ("cache", "cached", "hit")
 
 
 def _last(field: str) -> str:
     return field.rsplit(".", 1)[-1].lower()
 
 
-def _double_counted_cache(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, CostTermFact] | None:
-    if any(t.role == "cached" and t.sign < 0 for t in terms):
-        return None  # `(input - cached) * rate`: the cached part is taken out
-    inputs = [t for t in terms if t.role == "input" and t.sign > 0 and not t.field.startswith("len(")]
-    cached = [t for t in terms if t.role == "cached" and t.sign > 0]
-    for i in inputs:
-        base = _last(i.field)
-        for c in cached:
-            name = _last(c.field)
-            if base in _INCLUSIVE_INPUT:
-                if base == "prompt_token_count" and name != "cached_content_token_count":
-                    continue
-                return i, c
-            if base == "input_tokens" and name in _RESPONSES_CACHED:
-                return i, c
+def _expression(term: CostTermFact) -> tuple[int, int, int, int]:
+    """Terms of one arithmetic expression share its span."""
+    return (term.line, term.column, term.end_line, term.end_column)
+
+
+def _includes(base: str, part: CostTermFact) -> str | None:
+    """Who counts ``part`` inside the input count ``base`` (for the message), or None."""
+    name = _last(part.field)
+    if base in _INCLUSIVE_INPUT:
+        if part.role == "cached" and base == "prompt_token_count" and name != "cached_content_token_count":
+            return None
+        if part.role == "cache-write" and base == "prompt_token_count":
+            return None  # Gemini has no cache writes
+        if base == "prompt_tokens":
+            if name.endswith("_input_tokens"):
+                return "LiteLLM adds Anthropic's cache reads and writes into it"
+            if name.startswith("prompt_cache_"):
+                return "DeepSeek counts them inside it"
+            return "OpenAI Chat Completions and LiteLLM count them inside it"
+        return _INCLUSIVE_INPUT[base] + " them inside it"
+    if base == "input_tokens":
+        if part.role == "cached" and name in _RESPONSES_CACHED:
+            return _SUBSET_INPUT[base] + " them inside it"
+        if part.role == "cache-write" and name in _SUBSET_WRITES:
+            return _SUBSET_INPUT[base] + " them inside it"
     return None
+
+
+def _at_rate(part: CostTermFact, base: CostTermFact) -> str:
+    return f" at the full input rate (`{base.rate}`)" if base.rate and part.rate == base.rate else ""
+
+
+def _double_counted_cache(terms: Sequence[CostTermFact]) -> list[tuple[CostTermFact, str]]:
+    """(where, message) for each way cached input is billed twice in one place: a price
+    subtracted where the cached count belongs, a cached count priced twice in one
+    formula, cached tokens (or cache writes) priced on top of an input count that holds
+    them. Each way is reported once per place."""
+    out: list[tuple[CostTermFact, str]] = []
+    cached_priced = any(t.role == "cached" and t.sign > 0 for t in terms)
+    for price in terms:
+        # `(prompt_tokens - cached_price) * input_price`: a price where the count belongs
+        if price.role != "price" or price.sign > 0:
+            continue
+        if not (cached_priced or any(w in price.field.lower() for w in _CACHE_WORDS)):
+            continue
+        base = next(
+            (t for t in terms if _expression(t) == _expression(price) and t.role == "input" and t.sign > 0 and t.rate == price.rate),
+            None,
+        )
+        if base is None:
+            continue
+        out.append((price, (
+            f"`{price.field}` is a price, subtracted from `{base.field}` where the cached token count "
+            f"belongs: the cached tokens stay in the input count and are billed twice"
+        )))
+        break
+    expressions: dict[tuple[int, int, int, int], dict[str, int]] = {}
+    for t in terms:
+        if t.role == "cached":
+            counts = expressions.setdefault(_expression(t), {})
+            counts[t.field] = counts.get(t.field, 0) + t.sign
+    twice = next((t for t in terms if t.role == "cached" and expressions[_expression(t)].get(t.field, 0) > 1), None)
+    if twice is not None:
+        out.append((twice, f"`{twice.field}` is priced twice in one formula: the cached tokens are billed twice"))
+    inputs = [t for t in terms if t.role == "input" and t.sign > 0 and not t.field.startswith("len(")]
+    # Terms of other statements pair only when the place prices one input field: a
+    # function with a branch per provider (`input_tokens` here, `prompt_tokens` there)
+    # is not one formula.
+    one_input = len({t.field for t in inputs}) == 1
+    for role, what in (("cached", "the cached tokens"), ("cache-write", "the cache writes")):
+        if any(t.role == role and t.sign < 0 for t in terms):
+            continue  # `(input - cached) * rate`: the part is taken out
+        if role == "cached" and out:
+            continue  # already said: the cached tokens are billed twice
+        parts = [t for t in terms if t.role == role and t.sign > 0 and t is not twice]
+        found = next(
+            (
+                (i, c, who)
+                for i in inputs
+                for c in parts
+                if one_input or _expression(i) == _expression(c)
+                for who in (_includes(_last(i.field), c),)
+                if who is not None
+            ),
+            None,
+        )
+        if found is not None:
+            i, c, who = found
+            out.append((c, (
+                f"`{c.field}` is priced{_at_rate(c, i)} on top of `{i.field}`, which already includes "
+                f"{what} ({who}): they are billed twice"
+            )))
+    return out
 
 
 class CachedTokensDoubleCounted(ProjectRule):
@@ -158,15 +253,11 @@ class CachedTokensDoubleCounted(ProjectRule):
     def check(self) -> list[Diagnostic]:
         out = []
         for (path, scope), terms in places(self.context.facts).items():
-            found = _double_counted_cache(terms)
-            if found is None:
-                continue
-            base, cached = found
-            message = (
-                f"`{cached.field}` is priced on top of `{base.field}`, which already includes the "
-                f"cached tokens: they are billed twice"
-            )
-            out.append(make(self.meta, path, cached, message))
+            seen: set[tuple[int, int]] = set()
+            for where, message in _double_counted_cache(terms):
+                if (where.line, where.column) not in seen:  # one finding per formula
+                    seen.add((where.line, where.column))
+                    out.append(make(self.meta, path, where, message))
         return out
 
 

@@ -13,6 +13,7 @@ from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
 from agentlint.rules.api import ModelRule, ProjectRule, Rule
 from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
+from agentlint.rules.cost_calls import CallBypassesCostAccounting
 from agentlint.rules.cost_formulas import DuplicatedCostFormula
 from agentlint.rules.cost_semantics import (
     CachedTokensDoubleCounted,
@@ -43,6 +44,7 @@ PROJECT_RULES: tuple[type[ProjectRule], ...] = (
     ReasoningTokensMiscounted,
     CostMayBeNone,
     HardCodedPrice,
+    CallBypassesCostAccounting,
     PromptAssembledInMultiplePlaces,
     AgentAsToolTooDeep,
     NoToolsRecognised,

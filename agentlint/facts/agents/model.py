@@ -22,6 +22,7 @@ import ast
 from typing import Iterator
 
 from agentlint.facts.agents.calls import walk_statements
+from agentlint.facts.agents.inventory import model_calls as call_inventory
 from agentlint.facts.agents.receivers import (
     DEFAULT_KNOWLEDGE,
     Knowledge,
@@ -56,6 +57,7 @@ class FileModel(ToolFinder):
             model_receivers=self.model_receivers(),
             library_tools=self.library_tools,
             frameworks=self.frameworks,
+            model_calls=call_inventory(self),
         )
 
     def model_helpers(self) -> tuple[tuple[str, str], ...]:
