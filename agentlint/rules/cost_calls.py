@@ -76,11 +76,10 @@ instrumented-callables = ["app.llm.MeteredLLM"]
 ```
 
 ## Standard
-Enforces the cost-and-budget standard
-(`package/framework/standards/ai-agents/cost-and-budget.md`), section "Medir o total,
-não o piso": *"Um middleware no pipeline de chat mede o que passa pelo pipeline. O que
-não passa por ele precisa ser declarado"*; its checklist asks for *"inventário escrito
-das chamadas ao provider que não passam pelo pipeline instrumentado"*.
+Enforces the cost-and-budget standard, section "Measure the total, not the floor": a
+middleware in the chat pipeline measures what passes through the pipeline, and what does
+not pass through it has to be declared; its checklist asks for a written inventory of
+the provider calls that do not go through the instrumented pipeline.
 """
 
 META = RuleMeta(
