@@ -6,22 +6,18 @@ asks for). Read from the same cached facts as `check`; the statuses are AGL106's
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Sequence
 
 import click
 
-from agentlint.cli.common import fail
+from agentlint.cli.inventory_run import checked_paths, facts_of
 from agentlint.cli.options import caching, configuration, file_selection
 from agentlint.engine.boundaries import ProjectMap, split_by_project
-from agentlint.engine.config import ConfigError, Overrides, load_settings
-from agentlint.engine.discovery import discover, display_path
+from agentlint.engine.discovery import display_path
 from agentlint.engine.project import rule_settings_of
-from agentlint.engine.run import run
 from agentlint.facts.notebooks import CellMap
-from agentlint.rules import registry
 from agentlint.rules.cost_calls import CallBypassesCostAccounting, CallRow, inventory
 
 EXIT_FOUND, EXIT_NOTHING = 0, 1
@@ -56,27 +52,11 @@ def calls(
     Exit status: 0 calls were found, 1 none were, 2 usage or configuration error.
     """
 
-    paths_list = list(paths) or ["."]
-    for given in paths_list:
-        if given == "-" or not os.path.exists(given):
-            fail(f"`{given}`: no such file or folder")
-    try:
-        settings = load_settings(
-            start=Path(paths_list[0]),
-            config_file=config_file,
-            isolated=isolated,
-            overrides=Overrides(
-                exclude=list(exclude) or None,
-                extend_exclude=list(extend_exclude) or None,
-                respect_gitignore=respect_gitignore,
-                cache_dir=cache_dir,
-            ),
-            rules=registry.all_rules(),
-        )
-    except ConfigError as exc:
-        fail(str(exc))
-    found = discover(paths_list, settings)
-    result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
+    paths_list = checked_paths(paths)
+    settings, found, result = facts_of(
+        paths_list, exclude=exclude, extend_exclude=extend_exclude, respect_gitignore=respect_gitignore,
+        config_file=config_file, isolated=isolated, cache_dir=cache_dir, no_cache=no_cache, jobs=jobs,
+    )
     facts = {p: r.facts for p, r in result.results.items() if r.facts is not None}
     cells = {p: CellMap(r.cells) for p, r in result.results.items() if r.cells}
     rule_settings = rule_settings_of(CallBypassesCostAccounting, settings)

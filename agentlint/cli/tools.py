@@ -8,7 +8,6 @@ believes are tools, of which framework, and which parameters it thinks the model
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -16,13 +15,11 @@ from typing import Sequence
 import click
 
 from agentlint.cli.common import fail
+from agentlint.cli.inventory_run import checked_paths, facts_of
 from agentlint.cli.options import caching, configuration, file_selection
 from agentlint.engine import cross_module_tools
-from agentlint.engine.config import ConfigError, Overrides, load_settings
-from agentlint.engine.discovery import discover, display_path
-from agentlint.engine.run import run
+from agentlint.engine.discovery import display_path
 from agentlint.knowledge.frameworks import FRAMEWORK_NAMES
-from agentlint.rules import registry
 
 EXIT_FOUND, EXIT_NOTHING = 0, 1
 
@@ -53,30 +50,14 @@ def tools(
     Exit status: 0 tools were found, 1 none were, 2 usage or configuration error.
     """
 
-    paths_list = list(paths) or ["."]
-    for given in paths_list:
-        if given == "-" or not os.path.exists(given):
-            fail(f"`{given}`: no such file or folder")
+    paths_list = checked_paths(paths)
     unknown = [f for f in frameworks if f not in FRAMEWORK_NAMES]
     if unknown:
         fail(f"unknown framework `{unknown[0]}`; one of: {', '.join(sorted(FRAMEWORK_NAMES))}")
-    try:
-        settings = load_settings(
-            start=Path(paths_list[0]),
-            config_file=config_file,
-            isolated=isolated,
-            overrides=Overrides(
-                exclude=list(exclude) or None,
-                extend_exclude=list(extend_exclude) or None,
-                respect_gitignore=respect_gitignore,
-                cache_dir=cache_dir,
-            ),
-            rules=registry.all_rules(),
-        )
-    except ConfigError as exc:
-        fail(str(exc))
-    found = discover(paths_list, settings)
-    result = run(found.files, settings, jobs=jobs, use_cache=not no_cache, keep_facts=True)
+    settings, found, result = facts_of(
+        paths_list, exclude=exclude, extend_exclude=extend_exclude, respect_gitignore=respect_gitignore,
+        config_file=config_file, isolated=isolated, cache_dir=cache_dir, no_cache=no_cache, jobs=jobs,
+    )
 
     # functions of one module passed as tools in another become tools there
     all_facts: dict = {}
