@@ -245,6 +245,24 @@ def test_ipython_lines_are_neutral_and_keep_line_numbers():
     assert notebooks.python_lines("%%time\nimport os\n") == ["pass  # IPython", "import os"]
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [
+        'config = {\n    "model": "gpt-4.1",\n}\n',
+        "history = [\n    {'role': 'user'},\n]\n",
+        "system = (\n    'You are terse'\n)\n",
+        "time.sleep(\n    1\n)\n",
+    ],
+)
+def test_a_python_line_that_starts_with_a_magic_name_stays_python(cell):
+    """`config`, `history`, `system` and `time` are magics too, but followed by `=`, `(`
+    or `.` the line is Python, even when it opens a bracket that a later line closes."""
+    lines = notebooks.python_lines(cell)
+    assert lines == cell.splitlines()
+    compile("\n".join(lines), "cell", "exec")
+    assert notebooks.python_lines("pip install openai\n") == ["pass  # IPython"]
+
+
 def test_cells_are_numbered_among_all_cells(tmp_path, run_cli):
     _write_notebook(
         tmp_path / "nb.ipynb",

@@ -203,10 +203,18 @@ def _is_escape(line: str) -> bool:
     return _is_automagic(stripped)
 
 
+_PYTHON_AFTER_NAME = re.compile(r"[ \t]*(?:=(?!=)|,|\(|\[|\.[A-Za-z_]|[-+*/%&|^@<>]=|:[^:])")
+"""What makes `config = {`, `history[0]`, `system(...)` or `time.sleep(1)` Python whatever
+follows: IPython runs a line as a magic only when no assignment, call, index or attribute
+comes after the name (a line that opens a bracket does not compile alone)."""
+
+
 def _is_automagic(stripped: str) -> bool:
     """`pip install x`: a magic's name followed by words, where Python sees none."""
     match = _AUTOMAGIC.match(stripped)
     if match is None or match.group("word") not in AUTOMAGIC or stripped.rstrip() == match.group("word"):
+        return False
+    if _PYTHON_AFTER_NAME.match(stripped, match.end("word")):
         return False
     try:
         with warnings.catch_warnings():
