@@ -442,3 +442,16 @@ def test_config_values_are_validated(tmp_path, agentlint_exe, toml, message):
     (tmp_path / "a.py").write_text(SILENT)
     proc = run(agentlint_exe, "check", ".", "--no-cache", cwd=tmp_path)
     assert proc.returncode == 2 and message in proc.stderr.decode(), proc.stderr.decode()
+
+
+def test_explain_names_the_notebook_cells_it_left_out(tmp_path, agentlint_exe):
+    cells = [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+        for source in ('PROMPT = "You are a careful travel agent"\n', "def broken(:\n", "def run():\n    return PROMPT\n")
+    ]
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"language_info": {"name": "python"}}, "cells": cells}
+    (tmp_path / "agent.ipynb").write_text(json.dumps(notebook))
+    proc = run(agentlint_exe, "explain", "PROMPT", ".", "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "agent.ipynb: cell 2 does not parse" in proc.stderr.decode()
+    assert b"run" in proc.stdout, "the other cells are in the graph"

@@ -316,12 +316,13 @@ def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cac
     entry; a file that cannot be read as code gets empty, incomplete facts."""
     facts = None
     crash = None
+    broken: list = []
     if len(content) <= settings.max_file_size and b"\0" not in content:
         try:
             text = notebooks.read(content).text if notebooks.is_notebook(path) else decode(content)
             facts = facts_only(path, text, settings)
             if not facts.complete and notebooks.is_notebook(path):
-                recovered, _broken = notebooks.drop_broken_cells(notebooks.read(content), lambda cell: parse_lowered(cell, path))
+                recovered, broken = notebooks.drop_broken_cells(notebooks.read(content), lambda cell: parse_lowered(cell, path))
                 facts = facts_only(path, recovered.text, settings)
         except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError, notebooks.NotebookError):
             facts = None
@@ -331,6 +332,8 @@ def facts_only_json(path: str, content: bytes, key: str, settings: Settings, cac
     data = (facts or FileFacts(module=module_name_for(path), complete=False)).to_json()
     if crash is not None:
         data["crash"] = crash
+    if broken:
+        data["broken_cells"] = [b.cell for b in broken]  # explain says they were left out
     if cache is not None:
         cache.put(facts_only_key(key), {"facts": data})
     return data

@@ -563,6 +563,9 @@ def load(
             if isinstance(facts, dict) and "crash" in facts:
                 # said once, where it happened: the answer goes on without this file's facts
                 problems.append((display_path(path), f"internal error, left out of the graph ({facts['crash']}); please report it"))
+            if isinstance(facts, dict) and facts.get("broken_cells"):
+                cells = ", ".join(str(c) for c in facts["broken_cells"])
+                problems.append((display_path(path), f"cell {cells} does not parse; the graph has the notebook's other cells"))
             try:
                 blob, uses, segments = encode_facts(facts)
             except (KeyError, TypeError, AttributeError):
