@@ -240,6 +240,14 @@ def test_a_read_of_one_field_is_no_read_of_the_others(explain):
     assert functions(answer) == {"desk.precision.model_name"}
 
 
+def test_a_field_of_a_data_class_that_nothing_reads_reaches_nothing(explain):
+    # Every object of a dataclass is built with every field: building one (and calling
+    # what builds it) is no use of a field that nobody reads.
+    answer = explain("desk.run_config.RunConfig.summary_model")
+    assert reached(answer) == set(), reached(answer)
+    assert "desk.run_config.configured_model" in functions(explain("desk.run_config.RunConfig.model"))
+
+
 def test_a_property_that_inspects_a_method_does_not_call_it(explain):
     answer = explain("desk.precision.SearchTool.execute")
     assert functions(answer) == {"desk.precision.run_search"}

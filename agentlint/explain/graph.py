@@ -68,6 +68,12 @@ from agentlint.explain.nodes import (
 from agentlint.explain.values import Values
 from agentlint.knowledge.frameworks import REGISTRATION_DECORATORS
 
+_DATA_DECORATORS = frozenset({"dataclass", "define", "frozen", "attrs", "s"})
+"""Decorators that make a class a data class: its fields are filled when an object is made."""
+_DATA_BASES = frozenset({"BaseModel", "BaseSettings", "TypedDict", "NamedTuple", "Struct", "RootModel"})
+"""Bases of data classes (pydantic, typing, msgspec)."""
+
+
 _EDGE_RANK = {
     "calls": 0, BY_NAME: 1, "reads": 2, "inherits": 3, "uses": 4, "registers": 5, "constructs": 6, "defines": 7,
     "member": 8,
@@ -202,9 +208,23 @@ class Graph(Values):
             self._scan(segment, ref, kind, target_class, segments, add)
         if kind in ("function", "method"):
             self.result_holders(ref, add)
-        if kind == "attribute" and not preds:
+        if kind == "attribute" and not preds and not self._data_container((number, parent)):
+            # nothing reads it by name: the class is what it belongs to. Not so for a field
+            # of a data class (a dataclass, a pydantic model, a TypedDict): an object of it
+            # is built with every field, and only a read of this one uses it
             add((number, parent), "member", view.defs[parent].line)
         return preds
+
+    def _data_container(self, ref: NodeRef) -> bool:
+        for cls in [ref, *self.ancestors(ref)]:
+            definition = self.definition(cls)
+            if definition is None:
+                continue
+            if any(d.rpartition(".")[2].partition("(")[0] in _DATA_DECORATORS for d in definition.decorators):
+                return True
+            if any(b.rpartition(".")[2].partition("[")[0] in _DATA_BASES for b in definition.bases):
+                return True
+        return False
 
     def _built_names(self, last: str) -> set[str]:
         """The run-time names that may look ``last`` up: `cmd_*` for `cmd_add`
