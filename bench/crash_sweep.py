@@ -81,6 +81,7 @@ def main() -> int:
     for label, cmd in (
         ("`agentlint check . --diff --select ALL --no-cache`", [exe, "check", ".", "--diff", "--select", "ALL", "--no-cache"]),
         ("`agentlint tools . --no-cache`", [exe, "tools", ".", "--no-cache"]),
+        ("`agentlint calls . --no-cache`", [exe, "calls", ".", "--no-cache"]),
         ("`agentlint explain SYSTEM_PROMPT .`", [exe, "explain", "SYSTEM_PROMPT", ".", "--no-cache", "--format", "json"]),
     ):
         code, _stdout, stderr, seconds = _run(cmd, corpus)
