@@ -34,6 +34,8 @@ SELECTED = {
     "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "unsure_tool_base": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "imported_models": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "approval_by_name": ["AGL203"],
+    "approval_wired": ["AGL203"],
 }
 
 

@@ -282,7 +282,7 @@ def declare(
             continue
         if not added:
             continue
-        new_facts: tuple[ToolFact, ...] = tuple(t.fact for t in added)
+        new_facts: tuple[ToolFact, ...] = model.with_sinks(tuple(t.fact for t in added))
         updated[path] = replace(facts[path], tools=tuple(sorted(
             (*facts[path].tools, *new_facts), key=lambda f: (f.line, f.column))))
         if not with_rules:
