@@ -54,3 +54,20 @@ def test_rule_as_json(run_cli):
     assert "AGL302" in [r["code"] for r in every] and len(every) > 10
     assert run_cli("rule", "AGL302").stdout.startswith("# AGL302 silent-broad-except")
     assert run_cli("rule", "AGL3", "--output-format", "json").exit_code == 2
+
+
+def test_notes_come_after_the_findings(run_cli, tmp_path):
+    write(tmp_path / "app.py", "from crewai import Agent\n\nagent = Agent(role='r')\n" + SILENT)
+    for fmt in ("full", "concise"):
+        lines = run_cli("check", "--no-cache", "--output-format", fmt, "app.py").stdout.splitlines()
+        heads = [line for line in lines if line.startswith("app.py:")]
+        assert [h.split()[1] for h in heads] == ["AGL302", "AGL901"], lines
+
+
+def test_explain_and_tools_take_output_format(run_cli, tmp_path):
+    write(tmp_path / "app.py", "from agents import function_tool\n\nPROMPT = 'You are terse'\n\n"
+          "@function_tool\ndef lookup(city: str) -> str:\n    return PROMPT + city\n")
+    answer = run_cli("explain", "PROMPT", ".", "--no-cache", "--output-format", "json")
+    assert answer.exit_code == 0 and json.loads(answer.stdout)
+    tools = run_cli("tools", ".", "--no-cache", "--output-format", "json")
+    assert tools.exit_code == 0 and isinstance(json.loads(tools.stdout), (list, dict))

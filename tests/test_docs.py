@@ -49,3 +49,16 @@ def test_rule_page_names_where_the_rule_lives(code):
     assert paths and paths[0].startswith("agentlint/"), tail
     for path in paths:
         assert (root / path).exists(), f"{code}: `{path}` does not exist"
+
+
+PORTUGUESE = re.compile(r"\b(não|é|uma|também|quando|então|nunca|mora|cobrado)\b|ção\b|ções\b")
+
+
+@pytest.mark.parametrize("code", sorted(c for c in all_rules() if not c.startswith(("AGL0", "AGL9"))))
+def test_standard_sections_cite_by_name_in_english(code):
+    """The standards are not shipped with agentlint: a page cites one by name and section,
+    in the page's language, never by a path into a package the reader does not have."""
+    section = all_rules()[code].docs.split("## Standard\n", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"the [\w-]+ standard", section), f"{code}: name the standard"
+    assert not re.search(r"[\w-]+/[\w./-]+\.md", section), f"{code}: a path into an unshipped package"
+    assert not PORTUGUESE.search(section), f"{code}: the Standard section is not in English"

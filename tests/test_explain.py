@@ -336,8 +336,11 @@ def test_walk_finds_what_check_finds(tmp_path):
 
 
 def test_indexes_of_another_agentlint_are_removed(run_cli, project_copy, tmp_path):
+    # a cache an earlier agentlint made (and claimed), holding that version's index
+    assert run_cli("explain", "TRIAGE_PROMPT", "--cache-dir", str(tmp_path / "cache"), cwd=project_copy).exit_code == 0
     stale = tmp_path / "cache" / "explain" / "v0.0.0-0123456789abcdef0123.idx"
-    stale.parent.mkdir(parents=True)
+    for index in stale.parent.glob("*.idx"):
+        index.unlink()
     stale.write_bytes(b"AGLX0 old")
     assert run_cli("explain", "TRIAGE_PROMPT", "--cache-dir", str(tmp_path / "cache"), cwd=project_copy).exit_code == 0
     names = [p.name for p in stale.parent.iterdir() if p.name.endswith(".idx")]

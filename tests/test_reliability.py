@@ -11,6 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from agentlint.cli.main import main
+from agentlint.engine import analyze
 
 SILENT = "try:\n    x = 1\nexcept Exception:\n    pass\n"
 POSIX = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX FIFOs and symlinks")
@@ -133,6 +137,11 @@ def test_cache_never_writes_into_a_folder_it_does_not_own(tmp_path, agentlint_ex
     assert not (project / "src" / "CACHEDIR.TAG").exists()
     again = run(agentlint_exe, "check", ".", "--cache-dir", cache_dir, "--output-format", "json", cwd=project)
     assert ("good.py", "AGL302") in codes_by_file(findings(again)), "a later run still checks the files"
+    before = sorted(p.name for p in project.iterdir())
+    answer = run(agentlint_exe, "explain", "x", ".", "--cache-dir", cache_dir, cwd=project)
+    assert answer.returncode == 0, answer.stderr.decode()
+    assert (project / ".gitignore").read_text() == "build/\n"
+    assert sorted(p.name for p in project.iterdir()) == before, "explain keeps its index out of a folder it does not own"
 
 
 def test_cache_claims_a_new_or_empty_folder(tmp_path, agentlint_exe):
@@ -249,6 +258,12 @@ def test_baseline_with_a_file_name_that_is_not_utf8(tmp_path, agentlint_exe):
     assert run(agentlint_exe, "check", ".", "--no-cache", "--write-baseline", "b.json", cwd=tmp_path).returncode == 0
     proc = run(agentlint_exe, "check", ".", "--no-cache", "--baseline", "b.json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+    for extra in ((), ("--format", "json")):
+        # twice: the second answer comes from the index the first one wrote
+        for _ in range(2):
+            proc = run(agentlint_exe, "explain", "PROMPT", ".", *extra, cwd=tmp_path)
+            assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr.decode()
+            assert b"bad" in proc.stdout
 
 
 # -- 6. a crash is one diagnostic, and exits 2 ------------------------------------------------
@@ -261,6 +276,24 @@ def test_notebooks_that_python_cannot_load_are_agl002(tmp_path, agentlint_exe):
     (tmp_path / "good.py").write_text(SILENT)
     found = codes_by_file(findings(run(agentlint_exe, "check", ".", "--no-cache", "--output-format", "json", cwd=tmp_path)))
     assert {("huge.ipynb", "AGL002"), ("surrogate.ipynb", "AGL002"), ("good.py", "AGL302")} <= found
+
+
+def test_explain_names_a_file_whose_facts_crashed_and_answers(tmp_path, monkeypatch):
+    (tmp_path / "prompts.py").write_text('PROMPT = "You are a support agent"\n')
+    (tmp_path / "agent.py").write_text("from prompts import PROMPT\n\ndef run():\n    return PROMPT\n")
+    real = analyze.facts_only
+
+    def broken(path, text, settings):
+        if path.endswith("agent.py"):
+            raise RuntimeError("boom")
+        return real(path, text, settings)
+
+    monkeypatch.setattr(analyze, "facts_only", broken)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "PROMPT", ".", "--no-cache", "-j", "1"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert "agent.py: internal error" in result.stderr and "RuntimeError: boom" in result.stderr
+    assert "prompts.py:1" in result.stdout, "the answer goes on with the other files"
 
 
 def test_pyproject_shapes_are_config_errors_not_crashes(tmp_path, agentlint_exe):
@@ -320,10 +353,10 @@ def test_a_fact_crash_in_a_file_not_given_is_reported_there(run_cli, tmp_path, m
 
     real = analyze.extract_facts
 
-    def crash_on_b(path, tree, source=None):
+    def crash_on_b(path, tree, source=None, **options):
         if path.endswith("b.py"):
             raise RuntimeError("boom")
-        return real(path, tree, source)
+        return real(path, tree, source, **options)
 
     monkeypatch.setattr(analyze, "extract_facts", crash_on_b)
     result = run_cli("check", "a.py", "--no-cache", "--output-format", "json")

@@ -28,7 +28,7 @@ EXIT_FOUND, EXIT_NOTHING = 0, 1
 @click.argument("symbol")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--depth", type=click.IntRange(min=1), default=None, help="Follow callers this many steps up (default: up to the roots).")
-@click.option("--format", "fmt", type=click.Choice(("text", "json", "dot", "mermaid")), default="text", show_default=True, help="How to print the answer.")
+@click.option("--format", "--output-format", "fmt", type=click.Choice(("text", "json", "dot", "mermaid")), default="text", show_default=True, help="How to print the answer.")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False, path_type=str), help="Write the answer to this file instead of stdout.")
 @click.option("--no-grep", is_flag=True, help="Answer from the graph only: no text search of non-Python files and Python lines.")
 @file_selection

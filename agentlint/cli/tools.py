@@ -29,7 +29,7 @@ EXIT_FOUND, EXIT_NOTHING = 0, 1
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option("--format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True, help="How to print the inventory.")
+@click.option("--format", "--output-format", "fmt", type=click.Choice(("text", "json")), default="text", show_default=True, help="How to print the inventory.")
 @click.option("--framework", "frameworks", multiple=True, metavar="NAME", help="Only tools of this framework (repeatable), e.g. langchain.")
 @file_selection
 @configuration

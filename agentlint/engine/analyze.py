@@ -149,9 +149,12 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     diagnostics: list[Diagnostic] = []
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
+    # With no project or model rule selected, the facts only serve the per-file rules:
+    # no cost or prompt facts, and the agent model only where such a rule runs.
+    project = project_phase_wanted(settings)
     try:
         tree = parse_lowered(text, path)
-        facts = extract_facts(path, tree, text)
+        facts = extract_facts(path, tree, text, project=project)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -167,15 +170,16 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         )
         facts = FileFacts(module=module_name_for(path), complete=False)
 
-    if tree is not None and facts.complete:
-        facts, found = _agent_model(path, text, content, tree, facts, settings)
-        diagnostics += found
-
     rules = [
         r
         for r in registry.per_file_rules()
-        if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
+        if r.meta.code in settings.enabled
+        and (r.prefilter is None or r.prefilter.search(content))
+        and (tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings))
     ]
+    if tree is not None and facts.complete and (project or any(r.reads_agents for r in rules)):
+        facts, found = _agent_model(path, text, content, tree, facts, settings)
+        diagnostics += found
     if syntax_error is not None and too_deep(syntax_error):
         # LibCST's native parser can overflow its stack on such input: never feed it.
         diagnostics.append(syntax_error)
@@ -184,6 +188,12 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         # (newer syntax than this interpreter knows): LibCST has the last word.
         diagnostics += run_cst_rules(path, text, rules, settings, syntax_error, facts, tree)
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
+
+
+def project_phase_wanted(settings: Settings) -> bool:
+    """A project rule is selected, or a model rule (tools declared in one module and
+    passed as tools in another are found in the project phase)."""
+    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
 
 
 @lru_cache(maxsize=8)
@@ -235,6 +245,18 @@ def _agent_model(
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
         return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
     return facts, _run_model_rules(enabled, path, text, settings, model)
+
+
+CST_PREFILTER = True
+"""Whether the ``ast`` tree decides which LibCST rules a file is parsed for (``Rule.needs_cst``);
+off only to prove that the decision changes no finding."""
+
+
+def _needs_cst(cls: type, tree: ast.Module, facts: FileFacts, settings: Settings) -> bool:
+    try:
+        return bool(cls.needs_cst(tree, facts, settings.rule_settings.get(cls.meta.code, {})))
+    except Exception:
+        return True  # the LibCST rule has the last word, and reports its own crash
 
 
 def _wants(cls: type, tree: ast.Module, facts: FileFacts, text: str, settings: Settings) -> bool:

@@ -16,12 +16,6 @@ from agentlint.rules.builtin import crash_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
 
 
-def project_phase_wanted(settings: Settings) -> bool:
-    """A project rule is selected, or a model rule (tools declared in one module and
-    passed as tools in another are found in the project phase)."""
-    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
-
-
 def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
     """The project rules, run once per project (``boundaries``: a monorepo of independent
     applications is several projects, which never see each other's facts)."""

@@ -37,7 +37,7 @@ from agentlint.explain.kinds import GROUPS, is_root, labels
 from agentlint.explain.nodes import DiGraph, NodeRef
 from agentlint.explain.reach import reverse_reach
 from agentlint.facts import notebooks
-from agentlint.facts.source import parse_lowered
+from agentlint.facts.source import parse_lowered, read_regular
 from agentlint.facts.source import parse_quietly as _parse_quietly
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
@@ -276,11 +276,8 @@ class Needle:
 
 def _read_text(path: str, limit: int | None = MAX_TEXT_FILE) -> str | None:
     try:
-        with open(path, "rb") as fh:
-            data = fh.read() if limit is None else fh.read(limit + 1)
+        data = read_regular(path, limit)  # never a FIFO or device; over the limit raises
     except OSError:
-        return None
-    if limit is not None and len(data) > limit:
         return None
     if b"\0" in data[:8192]:
         return None
@@ -325,7 +322,7 @@ def search_text_files(files: ProjectFiles, needles: list[Needle]) -> list[TextMa
 
 def _python_sources(files: ProjectFiles, needles: list[str]):
     """(file number, path, source) of the Python files whose bytes hold a needle."""
-    encoded = [n.encode("utf-8") for n in needles if n]
+    encoded = [n.encode("utf-8", "surrogateescape") for n in needles if n]
     for number, entry in enumerate(files.entries):
         try:
             data = read_bytes(entry.path)

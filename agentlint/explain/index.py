@@ -47,6 +47,7 @@ from agentlint.engine.run import facts_json
 from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head_name
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
 from agentlint.facts.module import FACTS_VERSION
+from agentlint.facts.source import read_regular
 
 INDEX_FORMAT = 8
 RACY_NS = 2_000_000_000
@@ -201,7 +202,7 @@ class Entry:
     def new(
         path: str, size: int, mtime_ns: int, key: str, module: str, blob: str, uses: str, segments: str, complete: bool
     ) -> "Entry":
-        parts = [blob.encode("utf-8"), uses.encode("utf-8"), segments.encode("utf-8")]
+        parts = [blob.encode("utf-8", "surrogatepass"), uses.encode("utf-8", "surrogatepass"), segments.encode("utf-8", "surrogatepass")]
         spans = (0, *map(len, parts))
         return Entry(path, size, mtime_ns, key, module, b"".join(parts), spans, complete)  # type: ignore[arg-type]
 
@@ -215,10 +216,10 @@ class Entry:
 
     def uses(self) -> str:
         """The calls and reads, one per line (see ``encode_facts``)."""
-        return self._slice(1).decode("utf-8")
+        return self._slice(1).decode("utf-8", "surrogatepass")
 
     def segments(self) -> str:
-        return self._slice(2).decode("utf-8")
+        return self._slice(2).decode("utf-8", "surrogatepass")
 
     def stored(self) -> bytes:
         return self._slice(0) + self._slice(1) + self._slice(2)
@@ -423,7 +424,7 @@ def _read_index(path: str) -> tuple[dict, list[Entry], dict[str, str]] | None:
         meta_length = int(data[len(_MAGIC) : len(_MAGIC) + 20])
         start = len(_MAGIC) + 21
         base = start + meta_length
-        lines = data[start:base].decode("utf-8").split("\n")
+        lines = data[start:base].decode("utf-8", "surrogatepass").split("\n")
         header = json.loads(lines[0])
         if header.get("format") != INDEX_FORMAT:
             return None
@@ -462,30 +463,18 @@ def _write_index(path: str, header: dict, entries: list[Entry], postings: dict[s
         offset += blob + uses + segments
     parts = [json.dumps({**header, "count": len(entries), "data": offset}, separators=(",", ":")), *lines, "#postings"]
     parts += [f"{segment}\t{ids}" for segment, ids in postings.items() if "\t" not in segment and "\n" not in segment]
-    meta = "\n".join(parts).encode("utf-8")
+    meta = "\n".join(parts).encode("utf-8", "surrogatepass")
     folder = os.path.dirname(path)
     try:
+        # the cache folder must be ours (new, empty or tagged) before anything goes in it
+        if Cache(os.path.dirname(folder), "").claim() is not None:
+            return False
         os.makedirs(folder, exist_ok=True)
-        _tag(os.path.dirname(folder))
         _prune(folder)
         atomic_write(path, b"".join([_MAGIC + b"%020d\n" % len(meta), meta, *chunks]))
     except OSError:
         return False  # an unwritable cache folder only costs speed
     return True
-
-
-def _tag(base: str) -> None:
-    """The cache folder is marked like ``cache.Cache`` marks it (it may not exist yet)."""
-    tag = os.path.join(base, "CACHEDIR.TAG")
-    if os.path.exists(tag):
-        return
-    try:
-        with open(tag, "w", encoding="ascii") as fh:
-            fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# agentlint cache; safe to delete.\n")
-        with open(os.path.join(base, ".gitignore"), "w", encoding="ascii") as fh:
-            fh.write("*\n")
-    except OSError:
-        pass
 
 
 def _walk_still_valid(header: dict) -> bool:
@@ -498,10 +487,9 @@ def _walk_still_valid(header: dict) -> bool:
     return True
 
 
-def _content_key(path: str) -> str | None:
+def _content_key(path: str, limit: int) -> str | None:
     try:
-        with open(path, "rb") as fh:
-            return Cache.key(path, fh.read())
+        return Cache.key(path, read_regular(path, limit))
     except OSError:
         return None
 
@@ -554,7 +542,7 @@ def load(
             else:
                 if st.st_size != entry.size or st.st_mtime_ns != entry.mtime_ns:
                     entry = None
-                elif abs(written_ns - st.st_mtime_ns) < RACY_NS and _content_key(path) != entry.key:
+                elif abs(written_ns - st.st_mtime_ns) < RACY_NS and _content_key(path, settings.max_file_size) != entry.key:
                     entry = None
         if entry is None:
             todo.append(path)
@@ -566,12 +554,15 @@ def load(
         for path in todo:
             try:
                 st = os.stat(path)
-                before[path] = (st.st_size, st.st_mtime_ns, _content_key(path) or "")
+                before[path] = (st.st_size, st.st_mtime_ns, _content_key(path, settings.max_file_size) or "")
             except OSError:
                 before[path] = (-1, -1, "")
         analysed = (analyse or _engine_facts(full_settings() if full_settings else settings, use_cache, jobs))(todo)
         made = {}
         for path, facts in analysed:
+            if isinstance(facts, dict) and "crash" in facts:
+                # said once, where it happened: the answer goes on without this file's facts
+                problems.append((display_path(path), f"internal error, left out of the graph ({facts['crash']}); please report it"))
             try:
                 blob, uses, segments = encode_facts(facts)
             except (KeyError, TypeError, AttributeError):

@@ -263,7 +263,7 @@ def python_lines(source: str) -> list[str] | None:
     if magic is not None and magic not in PYTHON_CELL_MAGICS:
         return None
     out: list[str] = []
-    escaped = False
+    escaped, escaped_indent = False, ""  # the indent of the escape a backslash continues
     quote, depth, continued = "", 0, False
     for line in lines:
         if escaped:

@@ -88,7 +88,9 @@ def write_text(report: Report, out: TextIO, *, full: bool) -> None:
         return
 
     sources = SourceLines(report.read_source) if full else None
-    for diagnostic in diagnostics:
+    # notes (what agentlint could not check) come after the findings, which are what to act on
+    ordered = [d for d in diagnostics if d.severity != "note"] + [d for d in diagnostics if d.severity == "note"]
+    for diagnostic in ordered:
         out.write(_header(diagnostic, style, show_fix_status, report.unsafe_fixes) + "\n")
         if sources is not None:
             for line in _details(diagnostic, report, sources, style):

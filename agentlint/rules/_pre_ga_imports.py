@@ -91,6 +91,8 @@ class Occurrence:
 class PreGaImports(Rule):
     """Shared machinery; subclasses choose their rows of the tables."""
 
+    reads_agents = False  # names and imports only
+
     code: ClassVar[str]
 
     def __init__(self, context: RuleContext) -> None:

@@ -8,6 +8,7 @@ out. A project rule sees the facts of every file at once.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
@@ -130,6 +131,20 @@ class Rule:
     falsy) are not given to this rule: a cheap way to skip work. A compiled bytes regex,
     or any object with such a ``search``. It must never exclude a file in which the rule
     can fire."""
+
+    reads_agents: ClassVar[bool] = True
+    """Whether the rule reads the agent model's facts (``facts.tools``...): when no
+    project or model rule is selected, the model is built only for files such a rule
+    is run on."""
+
+    @classmethod
+    def needs_cst(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> bool:
+        """Whether this file can hold a finding of the rule, decided from the file's ``ast``
+        tree and facts after the byte ``prefilter`` matched. False spares the LibCST parse
+        (most of the cost of a check); it must be False only where the rule, run on the
+        LibCST tree, would report nothing. ``tests/test_cst_prefilter.py`` runs every rule
+        with and without this decision and requires the same findings."""
+        return True
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context

@@ -181,15 +181,12 @@ default: a test double's bool verdict is not a product guard. Set
 `[tool.agentlint.tests] AGL301 = "report"` (or `"note"`) to see them.
 
 ## Standard
-Enforces the guardrails standard (`package/framework/standards/ai-agents/guardrails.md`),
-section "Veredito ternário": *"O resultado de um guard é `pass` / `reject` /
-`not_evaluated`, com `reject` vencendo `pass` na mesma execução"*, because *"com
-booleano, 'não avaliado' vira 'aprovado', e a métrica de aprovação passa a incluir tudo
-o que o guard não conseguiu olhar"* (with a bool, "not evaluated" becomes "approved",
-and the approval rate includes everything the guard could not look at). Its checklist
-asks that *"o veredito é ternário"* and that one can answer *"quantas vezes este guard
-rodou, e quantas ele não conseguiu avaliar"*; its anti-pattern table lists *"veredito
-booleano"*.
+Enforces the guardrails standard, section "Ternary verdict": a guard's result is pass,
+reject or not evaluated, and a reject wins over a pass in the same run. With a bool,
+"not evaluated" becomes "approved", and the approval rate then counts everything the
+guard could not look at. Its checklist asks that the verdict is ternary and that one can
+answer how often a guard ran and how often it could not evaluate; its list of
+anti-patterns names the bool verdict.
 """
 
 _UNSET = {"hook": "may not be set", "secret": "may not be configured"}

@@ -90,12 +90,11 @@ cost-functions = ["app.billing.compute_cost"]
 ```
 
 ## Standard
-Enforces the cost-and-budget standard
-(`package/framework/standards/ai-agents/cost-and-budget.md`), section "O middleware de
-custo": *"Um middleware, não uma fórmula copiada"* — in a project of the collection the
-same cost expression appeared in five call sites across four files — because *"Duas
-cópias da mesma conta divergem. A divergência aparece na fatura"*. Its checklist asks
-that *"A conta de custo existe em um lugar; nenhum agente a repete"*.
+Enforces the cost-and-budget standard, section "The cost middleware": one middleware,
+not a copied formula (in a project it studied, the same cost expression sat in five
+call sites across four files), because two copies of the same computation diverge and
+the divergence shows up on the invoice. Its checklist asks that the cost computation
+lives in one place and that no agent repeats it.
 """
 
 META = RuleMeta(

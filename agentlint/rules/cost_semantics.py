@@ -15,14 +15,12 @@ from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 _STANDARD = """\
 ## Standard
-Enforces the cost-and-budget standard
-(`package/framework/standards/ai-agents/cost-and-budget.md`), section "Armadilhas de
-fórmula": *"o cacheado é subconjunto da entrada, não uma parcela a mais. Somar entrada +
-cacheado conta o mesmo token duas vezes"*, with the correct shape
-`custo = (entrada - cacheado) * tarifaEntrada + cacheado * (tarifaCache ?? tarifaEntrada)
-+ saida * tarifaSaida`; and *"ReasoningTokenCount é cobrado como saída. Uma fórmula que
-soma apenas entrada + saída sem conferir como aquele provider bilha o raciocínio
-subestima o custo de todo modelo de raciocínio"*.
+Enforces the cost-and-budget standard, section "Formula traps": cached tokens are a
+subset of the input, not an extra share, so adding input and cached tokens counts the
+same token twice; the right shape is `(input - cached) * input_rate + cached *
+(cache_rate or input_rate) + output * output_rate`. Reasoning tokens are billed as
+output: a formula that adds only input and output without checking how the provider
+bills reasoning under-states the cost of every reasoning model.
 """
 
 _DOCS_102 = """\

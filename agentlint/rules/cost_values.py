@@ -50,11 +50,10 @@ No fix: the right state (`waived` or `usage_missing`) depends on why there is no
 None.
 
 ## Standard
-Enforces the cost-and-budget standard
-(`package/framework/standards/ai-agents/cost-and-budget.md`), section "cost_usd nunca
-nulo": *"`cost_usd` nunca é nulo. Alias sem tarifa registra tokens e custo zero com a
-ausência sinalizada — nunca `null`, nunca um número inventado"*, because *"ninguém
-consegue distinguir 'não custou' de 'não medimos'"*.
+Enforces the cost-and-budget standard, section "cost is never null": a cost is never
+None; a model alias without a price records its tokens and a zero cost with the absence
+flagged, never null and never an invented number, because otherwise nobody can tell
+"it cost nothing" from "we did not measure it".
 """
 
 _DOCS_105 = """\
@@ -94,10 +93,10 @@ No fix.
 None.
 
 ## Standard
-Enforces the cost-and-budget standard
-(`package/framework/standards/ai-agents/cost-and-budget.md`): *"a tarifa é do projeto, e
-mora por alias no registry"*, and *"a tarifa precisa de data"*; its anti-pattern table
-lists *"Tarifa sem data de verificação — ninguém sabe se o preço ainda vale"*.
+Enforces the cost-and-budget standard: the price belongs to the project and lives per
+model alias in its registry, and a price needs the date it was checked; its list of
+anti-patterns names a price without a verification date, of which nobody knows whether
+it still holds.
 """
 
 NONE_META = RuleMeta(

@@ -100,12 +100,11 @@ min-prompt-words = 20
 ```
 
 ## Standard
-Enforces the conversational-agent-with-phases standard
-(`package/framework/standards/ai-agents/conversational-agent-with-phases.md`), section
-"Compositor de turno determinístico": the pain it removes is *"montagem de prompt em
-três lugares"*, which *"garantem que uma regra nova entre em dois e esqueça o
-terceiro"*; its anti-pattern table lists *"Montagem de prompt em mais de um lugar"*, to
-be replaced by *"Um compositor, puro"*.
+Enforces the conversational-agent-with-phases standard, section "Deterministic turn
+composer": the pain it removes is a prompt assembled in three places, which makes sure
+that a new rule lands in two of them and is forgotten in the third. Its list of
+anti-patterns names prompt assembly in more than one place, to be replaced by one pure
+composer.
 """
 
 META = RuleMeta(

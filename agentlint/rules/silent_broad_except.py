@@ -11,12 +11,15 @@ handlers are inspected, so the cost is one small walk per broad handler.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
+from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
+from agentlint.rules._silent_except_ast import may_report
 from agentlint.rules.api import Rule, RuleContext, dotted_name
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.lazy import libcst_module
@@ -299,6 +302,13 @@ class SilentBroadExcept(Rule):
         rb"except\b[^:]*?Exception|except[ \t\f\\\r\n]*:|import\b[^\n]*\bException\b"
         rb"|=\s*\(?\s*(?:builtins\.)?(?:Base)?Exception\b"
     )
+
+    @classmethod
+    def needs_cst(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> bool:
+        # most broad handlers re-raise or log: those the ast tree clears are not parsed again
+        imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
+        loggers = frozenset(settings.get("logger-objects", recording.DEFAULT_LOGGER_OBJECTS))
+        return may_report(tree, imports, loggers, settings.get("reporter-callables", ()))
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)

@@ -1,0 +1,173 @@
+"""AGL302 read from the ``ast`` tree: which files can hold a finding at all.
+
+The rule itself runs on LibCST, which costs about ten times an ``ast`` parse. Most files
+whose bytes mention `except Exception` hold no silent handler: every broad handler in
+them re-raises or logs. This module answers, from the tree the facts pass already has,
+whether some broad handler may be silent; only then is the file parsed with LibCST.
+
+It mirrors the rule's own tests, but only the ones that *clear* a handler and read
+nothing but the handler's own code: a `raise`, or a call that the rule counts as
+recording (``SilentBroadExcept._call_records``, without the "failure passed on" part,
+which needs the bound name's flow). Anything it does not recognise leaves the handler a
+candidate, so the answer errs towards parsing. ``tests/test_cst_prefilter.py`` checks
+that no finding is lost.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from agentlint.knowledge import recording
+from agentlint.knowledge.words import name_words
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+"""What runs inside these does not run in the handler (the rule's ``nested_scopes``)."""
+
+
+def may_report(
+    tree: ast.Module,
+    imports: dict[str, str],
+    logger_objects: frozenset[str],
+    reporters: Iterable[str],
+) -> bool:
+    """Whether some broad handler of ``tree`` is not cleared by a raise or a recording call."""
+    dotted_reporters = frozenset(r for r in reporters if "." in r)
+    bare_reporters = frozenset(r for r in reporters if "." not in r)
+    for node in _handlers(tree.body):
+        if node.type is not None and not _broad(node.type, imports):
+            continue
+        if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
+            return True
+    return False
+
+
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _handlers(body: list[ast.stmt]):
+    """Every except handler of the module, through statements only: a handler is a part
+    of a `try` statement, and statements sit only in other statements' bodies (expressions
+    are never walked, which is most of a tree)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ExceptHandler):
+            yield node
+        for field in _BODIES:
+            inner = getattr(node, field, None)
+            if inner:
+                stack.extend(inner)
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, ast.Name):
+        return None
+    parts.append(expr.id)
+    return ".".join(reversed(parts))
+
+
+def _qualified(expr: ast.expr, imports: dict[str, str]) -> str | None:
+    dotted = _dotted(expr)
+    if dotted is None:
+        return None
+    head, _, rest = dotted.partition(".")
+    resolved = imports.get(head)
+    if resolved is None:
+        return dotted
+    return f"{resolved}.{rest}" if rest else resolved
+
+
+def _broad(expr: ast.expr, imports: dict[str, str]) -> bool:
+    if isinstance(expr, ast.Tuple):
+        return any(_broad(element, imports) for element in expr.elts)
+    return _qualified(expr, imports) in recording.BROAD_EXCEPTIONS
+
+
+def _cleared(
+    body: list[ast.stmt],
+    imports: dict[str, str],
+    loggers: frozenset[str],
+    dotted_reporters: frozenset[str],
+    bare_reporters: frozenset[str],
+) -> bool:
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NESTED):
+            continue
+        if isinstance(node, ast.Raise):
+            return True
+        if isinstance(node, ast.Call) and _records(node, imports, loggers, dotted_reporters, bare_reporters):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _chain(expr: ast.expr) -> tuple[list[str], bool]:
+    """The rule's ``_call_chain``: names along the callee, calls and subscripts looked through."""
+    parts: list[str] = []
+    while True:
+        if isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Name):
+            parts.append(expr.id)
+            parts.reverse()
+            return parts, True
+        else:
+            parts.reverse()
+            return parts, False
+
+
+def _records(
+    call: ast.Call,
+    imports: dict[str, str],
+    loggers: frozenset[str],
+    dotted_reporters: frozenset[str],
+    bare_reporters: frozenset[str],
+) -> bool:
+    for keyword in call.keywords:
+        if keyword.arg == "exc_info":
+            return True
+        if keyword.arg == "file":
+            dotted = _dotted(keyword.value)
+            if dotted is not None and dotted.rpartition(".")[2] in ("stderr", "__stderr__"):
+                return True
+        if keyword.arg == "err" and isinstance(keyword.value, ast.Constant) and keyword.value.value is True:
+            return True
+    parts, rooted = _chain(call.func)
+    if not parts:
+        return False
+    final = parts[-1]
+    if rooted:
+        head = imports.get(parts[0], parts[0])
+        resolved = ".".join([head, *parts[1:]])
+        if resolved in recording.PROCESS_EXITS or recording.has_module_prefix(resolved):
+            return True
+        if resolved in dotted_reporters or ".".join(parts) in dotted_reporters:
+            return True
+    if final in bare_reporters:
+        return True
+    if isinstance(call.func, ast.Attribute):
+        receiver = parts[:-1]
+        if receiver:
+            if receiver[-1] in loggers or (rooted and ".".join(receiver) in loggers):
+                return True
+            if final in recording.LOGGER_METHODS and any(recording.is_logger_name(s) for s in receiver):
+                return True
+            if final == "add" and name_words(receiver[-1]) & recording.COUNTER_NAME_WORDS:
+                return True
+        if final in recording.ERROR_LEVEL_METHODS and (call.args or call.keywords):
+            return True
+        if final in recording.RECORDING_METHODS:
+            return True
+    return bool(name_words(final) & recording.REPORTING_CALL_WORDS)
