@@ -36,6 +36,7 @@ SELECTED = {
     "imported_models": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "approval_by_name": ["AGL203"],
     "approval_wired": ["AGL203"],
+    "approval_loop": ["AGL203"],
 }
 
 

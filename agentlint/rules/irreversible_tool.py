@@ -43,12 +43,16 @@ the two protections stands before it:
   `requires_approval=True` (or raising `ApprovalRequired` / `CallDeferred`), Google ADK
   `require_confirmation=` (or `tool_context.request_confirmation()`), Agno
   `requires_confirmation=True` / `@approval`, LangChain `HumanInTheLoopMiddleware(
-  interrupt_on={...})` naming the tool, LangGraph `interrupt()` before the call, a function
-  of the project that asks a human (`interrupt()`, `input()`) and names the tool (a graph
-  node that dispatches tool calls by name), a graph compiled with `interrupt_before=`
-  anywhere in the project, CrewAI `human_input=True`, AutoGen `approval_func=`, MAF's
-  `ToolApprovalMiddleware`, MCP `ctx.elicit()`, or a terminal confirmation (`input()`,
-  `click.confirm`) before the call.
+  interrupt_on={...})` naming the tool (in any module of the project), LangGraph
+  `interrupt()` before the call, MCP `ctx.elicit()`, or a terminal confirmation
+  (`input()`, `click.confirm`) before the call. Approvals wired outside the tool count too,
+  anywhere in the project: a function that asks a human (`interrupt()`, `input()`) and
+  names the tool (a graph node that interrupts for the tool calls it lists by name); a
+  function that reads the model's tool calls and asks a human before running them (a
+  hand-written agent loop with `if input(...) != "y": continue`); a graph compiled with
+  `interrupt_before=`; CrewAI `human_input=True`; AutoGen `approval_func=` or
+  `human_input_mode="ALWAYS"`; MAF's `ToolApprovalMiddleware`; a Semantic Kernel
+  function-invocation filter.
 - **Protection 2, a deterministic guard in the tool's code before the call**: an `if` that
   checks state, a limit, a permission or an allow-list and returns or raises (or encloses
   the call): `if amount > MAX_REFUND: return "needs a manager"`, `if order.status !=

@@ -34,6 +34,9 @@ _SKIP = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _MAX_DEPTH = 3
 _WHERE = re.compile(r"\bWHERE\b", re.I)
 _APPROVAL_WORDS = ("interrupt", "input(", "confirm", "request_confirmation", "elicit", "wait_for_event")
+_NAMED_APPROVAL_WORDS = ("interrupt_on", *fw.APPROVAL_NAME_LISTS)
+_APPLICATION_NAMES = frozenset({"agents", "mcp"})
+_TOOL_CALL_WORDS = frozenset({"tool_calls", "tool_call", "function_call", "function_calls"})
 _FLAG_WORDS = irr.GUARD_CALL_WORDS | {"enabled", "enable", "dry", "readonly", "active", "locked", "verified",
                                        "status", "state", "is", "has", "live", "production", "sandbox", "confirmation",
                                        "confirmed"}
@@ -79,7 +82,8 @@ class SinkFinder:
         self.patterns = tuple(getattr(model.knowledge, "irreversible_callables", ()))
         self._helpers: dict[tuple[int, frozenset[str]], list[Sink]] = {}
         self._source = "\n".join(model.lines)
-        self.module_approval = self._module_approval()
+        self._framework_code = _framework_code(model.module)
+        self.module_approval = "" if self._framework_code else self._module_approval()
 
     # -- the tool --------------------------------------------------------------------------
     def tool_sinks(self, tool: Any) -> list[Sink]:
@@ -231,8 +235,9 @@ class SinkFinder:
         if method in irr.ORM_DELETE_METHODS and _database_chain(func.value):
             return self._tainted_kind(irr.DELETION, call, st, _text(func))
         if method == "send" and not call.args and not call.keywords and isinstance(func.value, ast.Name) \
-                and name_words(func.value.id) & irr.MESSAGE_RECEIVER_WORDS and type_ is None \
-                and not model.imported_roots & irr.CHAT_UI_ROOTS:
+                and name_words(func.value.id) & irr.MESSAGE_RECEIVER_WORDS \
+                and not model.imported_roots & irr.CHAT_UI_ROOTS \
+                and (type_ is None or type_.split(".", 1)[0] not in irr.CHAT_UI_ROOTS):
             return irr.MESSAGE, _text(func)
         return self._project_money(call, func, st)
 
@@ -301,36 +306,81 @@ class SinkFinder:
         return None
 
     def approved_names(self) -> tuple[str, ...]:
-        """The names (string constants) that a function asking a human mentions: a graph
-        node that interrupts before the tool calls it dispatches by name."""
-        if not any(word in self._source for word in _APPROVAL_WORDS):
+        """The tools this module approves by name, for the tools of every module: the
+        names (string constants) a function asking a human mentions (a graph node that
+        interrupts before the tool calls it dispatches by name), the keys of LangChain's
+        `interrupt_on={...}` and the names in Agno's `requires_confirmation_tools=[...]`."""
+        if self._framework_code or not any(word in self._source for word in (*_APPROVAL_WORDS, *_NAMED_APPROVAL_WORDS)):
             return ()
         out: set[str] = set()
         for node in ast.walk(self.model.tree):
             if isinstance(node, _DEFS) and self._approval_in(node):
-                for sub in ast.walk(node):
-                    if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and sub.value.isidentifier():
-                        out.add(sub.value)
+                out.update(_identifiers(node))
+            elif isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg == "interrupt_on" and isinstance(kw.value, ast.Dict):
+                        out.update(k.value for k, v in zip(kw.value.keys, kw.value.values)
+                                   if isinstance(k, ast.Constant) and isinstance(k.value, str) and not _falsy(v))
+                    elif kw.arg in fw.APPROVAL_NAME_LISTS:
+                        out.update(_identifiers(kw.value))
         return tuple(sorted(out))
 
     def _module_approval(self) -> str:
-        """An approval wired for every tool of the module (`interrupt_before=["tools"]`,
-        `human_input=True`, MAF's `ToolApprovalMiddleware`)."""
-        words = (*irr.APPROVAL_WIRING_KEYWORDS, *(p.rpartition(":")[2] for p in irr.APPROVAL_WIRING_CALLS))
+        """An approval wired for every tool the project runs: `interrupt_before=["tools"]`,
+        `human_input=True`, AutoGen's `human_input_mode="ALWAYS"`, MAF's
+        `ToolApprovalMiddleware`, a Semantic Kernel function-invocation filter, or a
+        function that dispatches the model's tool calls after asking a human (`if not
+        click.confirm(...)`, `interrupt(...)`)."""
+        words = (*irr.APPROVAL_WIRING_KEYWORDS, *(p.rpartition(":")[2] for p in irr.APPROVAL_WIRING_CALLS),
+                 "human_input_mode", "FUNCTION_INVOCATION", "function_invocation", "tool_call", "function_call")
         if not any(word in self._source for word in words):
             return ""
         for node in ast.walk(self.model.tree):
+            if isinstance(node, _DEFS):
+                found = self._dispatcher_approval(node)
+                if found:
+                    return found
+                continue
             if not isinstance(node, ast.Call):
                 continue
             for kw in node.keywords:
                 what = irr.APPROVAL_WIRING_KEYWORDS.get(kw.arg or "")
-                if what and not _falsy(kw.value):
+                if what and _configured(kw.value):
                     return f"{what} (line {node.lineno})"
+                if kw.arg == "human_input_mode" and isinstance(kw.value, ast.Constant) and kw.value.value == "ALWAYS":
+                    return f'AutoGen `human_input_mode="ALWAYS"` (line {node.lineno})'
             name = dotted(node.func)
             if name is not None:
                 found = self.model.lookup(self.model.resolve(name), irr.APPROVAL_WIRING_CALLS)
                 if found is not None:
                     return f"{found} (line {node.lineno})"
+            if _last_name(node.func) in ("filter", "add_filter") and any(
+                    "function_invocation" in _short(a).lower() for a in [*node.args, *(k.value for k in node.keywords)]):
+                return f"Semantic Kernel function-invocation filter (line {node.lineno})"
+        return ""
+
+    def _dispatcher_approval(self, func: ast.AST) -> str:
+        """`for call in message.tool_calls: if not confirm(...): continue; run(call)`: a
+        function that reads the model's tool calls and asks a human in a condition (or
+        interrupts the graph) before running them."""
+        reads_calls = any(
+            (isinstance(n, ast.Attribute) and n.attr in _TOOL_CALL_WORDS)
+            or (isinstance(n, ast.Constant) and n.value in _TOOL_CALL_WORDS)
+            for n in ast.walk(func))
+        if not reads_calls:
+            return ""
+        for node, by_name in _walk_conditions(func.body, False):  # type: ignore[attr-defined]
+            if by_name:
+                continue  # asked only for the tools named there: `approved_names`
+            if isinstance(node, (ast.If, ast.While)):
+                found = self._approval_in(node.test)
+                if found:
+                    return f"{found}, before the tool calls `{func.name}` runs"  # type: ignore[attr-defined]
+            elif isinstance(node, ast.Call):
+                name = dotted(node.func)
+                if name is not None and self.model.lookup(self.model.resolve(name), irr.APPROVAL_CALLS) \
+                        == irr.APPROVAL_CALLS["langgraph:interrupt"]:
+                    return f"LangGraph `interrupt()` (line {node.lineno}), before the tool calls `{func.name}` runs"  # type: ignore[attr-defined]
         return ""
 
 
@@ -431,6 +481,21 @@ def _raised(body: list[ast.stmt]) -> str:
             exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
             return _last_name(exc) or ""
     return ""
+
+
+def _configured(node: ast.AST) -> bool:
+    """A value an application writes to switch an approval on: a true constant, a
+    non-empty literal list (`interrupt_before=["tools"]`), a function (`approval_func=ask`).
+    A name passed through (`interrupt_before=interrupt_before`, a framework's own code
+    forwarding its caller's choice) is not."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return bool(node.elts)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = node.id if isinstance(node, ast.Name) else node.attr
+        return bool(name_words(name) - {"interrupt", "before", "human", "input", "approval", "func"})
+    return isinstance(node, ast.Lambda)
 
 
 def _falsy(node: ast.AST) -> bool:
@@ -544,6 +609,46 @@ def _calls_of(node: ast.AST) -> Iterator[ast.Call]:
         stack.extend(ast.iter_child_nodes(current))
     found.sort(key=lambda c: (c.lineno, c.col_offset))
     return iter(found)
+
+
+def _walk_conditions(body: list[ast.stmt], by_name: bool) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node under ``body`` (nested defs excluded) with whether an `if` on a tool
+    call's name encloses it (`if call["name"] in ("send_email",):`)."""
+    for stmt in body:
+        if isinstance(stmt, _SKIP):
+            continue
+        yield stmt, by_name
+        inner = by_name or (isinstance(stmt, ast.If) and _tests_name(stmt.test))
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.stmt):
+                yield from _walk_conditions([child], inner)
+            elif isinstance(child, ast.excepthandler) or type(child).__name__ == "match_case":
+                yield from _walk_conditions(child.body, inner)  # type: ignore[attr-defined]
+            elif not isinstance(child, _SKIP):
+                for sub in ast.walk(child):
+                    yield sub, by_name if child is getattr(stmt, "test", None) else inner
+
+
+def _tests_name(test: ast.AST) -> bool:
+    for node in ast.walk(test):
+        if isinstance(node, ast.Attribute) and node.attr == "name":
+            return True
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "name":
+            return True
+    return False
+
+
+def _framework_code(module: str) -> bool:
+    """A framework's own module (`langgraph.pregel.main`, `agent_framework._harness._agent`):
+    the approval machinery it defines or passes along approves no application's tools.
+    `agents` and `mcp` are also names an application gives its own package."""
+    root = module.split(".", 1)[0]
+    return root in fw.FRAMEWORK_ROOTS and root not in _APPLICATION_NAMES
+
+
+def _identifiers(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and n.value.isidentifier()}
 
 
 def _param_names(func: ast.AST) -> set[str]:
