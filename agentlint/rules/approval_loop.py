@@ -31,8 +31,9 @@ sent in a **new session or thread**: the run that carries the answers is given
 
 A `while` loop that runs until no approval is pending (`while response.user_input_requests:`,
 or `while True:` with a `break` when none is left), a bounded `for _ in range(n)` loop
-around the check, an `if` inside such a loop, and a function that calls itself to handle
-the next round are all fine.
+around the check, an `if` inside such a loop, a function that calls itself to handle the
+next round, and a function that returns the new result whole (`return response`: its
+caller can check again) are all fine.
 
 ## Why is this bad?
 A run stopped for approval **ends**; it does not wait. The answers go back in a new run,
@@ -127,6 +128,8 @@ class ApprovalCheckedOnce(ModelRule):
                 continue
             if own_name and any(_calls_name(c, own_name) for c in _calls(stmt.body)):
                 continue
+            if scope is not None and _hands_back(scope, stmt.body, runs):
+                continue  # the caller gets the new result, and may check it again
             self.report_node(
                 stmt.test,
                 f"The pending approvals (`{attribute}`) are answered once, in an `if`: the run that carries the "
@@ -236,6 +239,21 @@ def _loops_inside(body: list[ast.stmt]) -> bool:
     for stmt, _ in _statements(body, False):
         if isinstance(stmt, ast.While) and any(_is_run(c) for c in _calls(stmt.body)):
             return True
+    return False
+
+
+def _hands_back(func: ast.AST, body: list[ast.stmt], runs: list[ast.Call]) -> bool:
+    """The function returns the result of the run that carries the answers, whole
+    (`return response`, `return await agent.run(...)`): checking it again is the caller's."""
+    held = set()
+    for stmt, _ in _statements(body, False):
+        if isinstance(stmt, ast.Assign) and any(r in list(ast.walk(stmt.value)) for r in runs):
+            held |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    for stmt, _ in _statements(func.body, False):  # type: ignore[attr-defined]
+        if isinstance(stmt, ast.Return) and stmt.value is not None:
+            value = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+            if (isinstance(value, ast.Name) and value.id in held) or value in runs:
+                return True
     return False
 
 
