@@ -36,8 +36,10 @@ the two protections stands before it:
   fills; a tool that removes its own temporary file is left alone. Add your own with the
   top-level `irreversible-callables` setting.
 - **Reached** directly in the tool's body or through the functions of the same module the
-  tool calls (up to three calls deep, as for AGL501); the message names the path. Tools
-  declared in one module and passed as tools in another are found as for AGL201.
+  tool calls (up to three calls deep, as for AGL501), or through a function of another
+  module of the project that the tool's module imports and calls (`from app.mail import
+  deliver`); the message names the path. Tools declared in one module and passed as tools
+  in another are found as for AGL201.
 - **Protection 1, an approval declared in the framework**: Microsoft Agent Framework
   `@tool(approval_mode="always_require")`, OpenAI Agents `needs_approval=`, pydantic-ai
   `requires_approval=True` (or raising `ApprovalRequired` / `CallDeferred`), Google ADK
@@ -106,9 +108,10 @@ Approval asked **of the conversation's own user** is out of scope for a static r
 the person on the other side of the chat would be approving their own request, an
 approval prompt protects nothing, and only a guard in code does; whether the approver is
 someone else is a fact of the deployment, not of the code. A tool whose only protection
-is an approval routed back to the requester is therefore not reported. Helpers in other
-modules of the project are not followed; declare such a helper with
-`irreversible-callables` to have the tools that call it checked.
+is an approval routed back to the requester is therefore not reported. A helper of
+another module is followed only when the tool's own module calls it by its imported
+name; for a helper reached some other way (a method of an object built elsewhere), name
+it in `irreversible-callables`.
 
 ## Fix safety
 No fix: choosing between an approval and a guard is a design decision.

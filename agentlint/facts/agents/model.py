@@ -78,6 +78,17 @@ class FileModel(ToolFinder):
             self._sink_finder = SinkFinder(self)
         return self._sink_finder
 
+    def sink_helpers(self) -> tuple[tuple[str, str, str], ...]:
+        """The module's functions that reach an irreversible call with nothing before it:
+        (`pkg.mod.send_reply`, its kind, `server.sendmail (pkg.mod, line 12)`). Asked by the
+        project phase, for the modules whose functions tools call."""
+        out = []
+        for name, func in self.functions.items():
+            sinks = self.sink_finder.function_sinks(func)
+            if sinks:
+                out.append((f"{self.module}.{name}", sinks[0].kind, f"{sinks[0].text} ({self.module}, line {sinks[0].line})"))
+        return tuple(out)
+
     def with_sinks(self, facts: tuple[ToolFact, ...]) -> tuple[ToolFact, ...]:
         """``facts`` with the irreversible calls each tool reaches."""
         by_fact = {id(t.fact): t for t in self.tools}

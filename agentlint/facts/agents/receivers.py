@@ -48,12 +48,17 @@ class Knowledge:
     irreversible_callables: tuple[str, ...] = ()
     """Calls with an effect that cannot be taken back, added by the user (`myapp.billing.charge`,
     `*.send_invoice`)."""
+    imported_sinks: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Functions of the project's other modules that reach an irreversible call with nothing
+    before it, as this file names them -> (its kind, how it reads with where it is)."""
 
     def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str],
                       imported_types: Mapping[str, str] | None = None,
-                      imported_helpers: Mapping[str, str] | None = None) -> "Knowledge":
+                      imported_helpers: Mapping[str, str] | None = None,
+                      imported_sinks: Mapping[str, tuple[str, str]] | None = None) -> "Knowledge":
         return replace(self, inferred_bases=dict(bases), inferred_decorators=dict(decorators),
-                       imported_types=dict(imported_types or {}), imported_helpers=dict(imported_helpers or {}))
+                       imported_types=dict(imported_types or {}), imported_helpers=dict(imported_helpers or {}),
+                       imported_sinks=dict(imported_sinks or {}))
 
     @staticmethod
     def from_settings(settings: Mapping[str, Sequence[str]] | None) -> "Knowledge":

@@ -100,6 +100,12 @@ class SinkFinder:
         self._block(func.body, state, "")  # type: ignore[attr-defined]
         return state.out
 
+    def function_sinks(self, func: ast.AST) -> list[Sink]:
+        """The unprotected irreversible calls a function of this module reaches when every
+        parameter it takes comes from the model (for the tools of other modules calling it)."""
+        params = frozenset(_param_names(func) - {"self", "cls"})
+        return [s for s in self._function(func, set(params), params, 1, frozenset({id(func)})) if not s.protection]
+
     # -- statements ------------------------------------------------------------------------
     def _block(self, body: list[ast.stmt], st: _State, protection: str) -> tuple[bool, str]:
         """Scan ``body`` in order; (whether it always exits, the protection after it)."""
@@ -210,6 +216,9 @@ class SinkFinder:
             kind = model.lookup(qualified, irr.QUALIFIED_SINKS)
             if kind is not None:
                 return self._tainted_kind(kind, call, st, name)
+            imported = model.knowledge.imported_sinks.get(qualified) if name.partition(".")[0] in model.imports else None
+            if imported is not None and (imported[0] != irr.DELETION or _mentions(call, st.tainted)):
+                return imported[0], f"{name} → {imported[1]}"
             if qualified in irr.COMMAND_RUNNERS:
                 kind = _command(call)
                 return self._tainted_kind(kind, call, st, f"{name}(...)") if kind else None
