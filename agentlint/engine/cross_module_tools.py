@@ -24,6 +24,7 @@ from agentlint.engine.analyze import agent_knowledge
 from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.agents.project import MIN_SUBCLASSES
+from agentlint.facts.agents.sinks import sink_words
 from agentlint.facts.module import extract_facts
 from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts, ToolFact, ToolFrameworkFact, ToolRefFact
@@ -158,7 +159,10 @@ class _Names:
                 self._sinks[module] = {}
                 try:
                     with open(path, "rb") as fh:
-                        text = decode(fh.read())
+                        content = fh.read()
+                    if not sink_words(self.knowledge).search(content):
+                        continue  # nothing irreversible can be called there: not worth a parse
+                    text = decode(content)
                     tree = parse_lowered(text, path)
                     model = build_model(tree, extract_facts(path, tree, text), text, self.knowledge)
                     self._sinks[module] = {q.rpartition(".")[2]: (k, t) for q, k, t in model.sink_helpers()}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator
 
 from agentlint.facts.ast_helpers import dotted
@@ -72,6 +73,25 @@ class _State:
         self.depth = depth
         self.seen = seen
         self.out: list[Sink] = []
+
+
+@lru_cache(maxsize=8)
+def _sink_words(configured: tuple[str, ...]) -> "re.Pattern[bytes]":
+    words = {name.rpartition(":")[2].rpartition(".")[2] for name in irr.QUALIFIED_SINKS}
+    words |= {tail.rpartition(".")[2] for tail in irr.CHAIN_TAILS}
+    words |= {name.rpartition(".")[2] for name in irr.COMMAND_RUNNERS}
+    words |= set(irr.SQL_WRITES) | set(irr.ORM_DELETE_METHODS) | set(irr.CLOUD_MESSAGE_METHODS) | {"send"}
+    words |= {f"{prefix}[A-Za-z_]*" for prefix in irr.CLOUD_DELETE_PREFIXES}
+    words |= {f"{verb}[A-Za-z_]*" for verb in (*irr.PROJECT_MONEY_VERBS, *irr.PRICE_WRITE_VERBS)}
+    words |= {re.escape(pattern.rpartition(":")[2].rpartition(".")[2]) for pattern in configured}
+    plain = sorted(w for w in words if w.isidentifier())
+    patterns = sorted(w for w in words if not w.isidentifier())
+    return re.compile(rb"\b(?:" + b"|".join([*(re.escape(w).encode() for w in plain), *(p.encode() for p in patterns)]) + rb")\b")
+
+
+def sink_words(knowledge: Any) -> "re.Pattern[bytes]":
+    """A cheap test over a module's bytes: can it make an irreversible call at all?"""
+    return _sink_words(tuple(getattr(knowledge, "irreversible_callables", ())))
 
 
 class SinkFinder:
