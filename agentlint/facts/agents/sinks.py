@@ -18,6 +18,7 @@ A test that only says the input is there or well formed (`if not to:`, `isinstan
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ _MAX_DEPTH = 3
 _WHERE = re.compile(r"\bWHERE\b", re.I)
 _APPROVAL_WORDS = ("interrupt", "input(", "confirm", "request_confirmation", "elicit", "wait_for_event")
 _NAMED_APPROVAL_WORDS = ("interrupt_on", *fw.APPROVAL_NAME_LISTS)
+_ASKS = re.compile(r"\binterrupt\(|\binput\(|confirm|request_confirmation|\belicit\(|wait_for_event|\.ask\(")
 _APPLICATION_NAMES = frozenset({"agents", "mcp"})
 _TOOL_CALL_WORDS = frozenset({"tool_calls", "tool_call", "function_call", "function_calls"})
 _FLAG_WORDS = irr.GUARD_CALL_WORDS | {"enabled", "enable", "dry", "readonly", "active", "locked", "verified",
@@ -102,6 +104,9 @@ class SinkFinder:
         self.patterns = tuple(getattr(model.knowledge, "irreversible_callables", ()))
         self._helpers: dict[tuple[int, frozenset[str]], list[Sink]] = {}
         self._source = "\n".join(model.lines)
+        self._asking = [n for n, line in enumerate(model.lines, 1) if _ASKS.search(line)] \
+            if _ASKS.search(self._source) else []
+        """The lines that may ask a human: only the defs holding one are read for it."""
         self._framework_code = _framework_code(model.module)
         self.module_approval = "" if self._framework_code else self._module_approval()
 
@@ -343,7 +348,7 @@ class SinkFinder:
             return ()
         out: set[str] = set()
         for node in ast.walk(self.model.tree):
-            if isinstance(node, _DEFS) and self._approval_in(node):
+            if isinstance(node, _DEFS) and self._may_ask(node) and self._approval_in(node):
                 out.update(_identifiers(node))
             elif isinstance(node, ast.Call):
                 for kw in node.keywords:
@@ -366,7 +371,7 @@ class SinkFinder:
             return ""
         for node in ast.walk(self.model.tree):
             if isinstance(node, _DEFS):
-                found = self._dispatcher_approval(node)
+                found = self._dispatcher_approval(node) if self._may_ask(node) else ""
                 if found:
                     return found
                 continue
@@ -387,6 +392,11 @@ class SinkFinder:
                     "function_invocation" in _short(a).lower() for a in [*node.args, *(k.value for k in node.keywords)]):
                 return f"Semantic Kernel function-invocation filter (line {node.lineno})"
         return ""
+
+    def _may_ask(self, func: ast.AST) -> bool:
+        start, end = func.lineno, getattr(func, "end_lineno", None) or func.lineno  # type: ignore[attr-defined]
+        index = bisect.bisect_left(self._asking, start)
+        return index < len(self._asking) and self._asking[index] <= end
 
     def _dispatcher_approval(self, func: ast.AST) -> str:
         """`for call in message.tool_calls: if not confirm(...): continue; run(call)`: a
