@@ -35,6 +35,9 @@ SELECTED = {
     "inferred_tools": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "unsure_tool_base": ["AGL201", "AGL202", "AGL501", "AGL901"],
     "imported_models": ["AGL201", "AGL202", "AGL501", "AGL901"],
+    "approval_by_name": ["AGL203"],
+    "approval_wired": ["AGL203"],
+    "approval_loop": ["AGL203"],
 }
 
 

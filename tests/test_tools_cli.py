@@ -201,3 +201,32 @@ def test_tools_in_test_code_are_not_reported_by_default(tmp_path: Path) -> None:
     assert found() == {"tools.py"}
     (tmp_path / "agentlint.toml").write_text('[tests]\nAGL2 = "report"\n', encoding="utf-8")
     assert found() == {"tools.py", "test_tools.py"}
+
+
+def test_inventory_shows_irreversible_calls_and_what_protects_them(tmp_path: Path) -> None:
+    (tmp_path / "shop.py").write_text(
+        "import stripe\nfrom agents import function_tool\n\nLIMIT = 50\n\n"
+        "@function_tool\ndef refund(order_id: str, amount: float) -> str:\n"
+        "    if amount > LIMIT:\n        return 'too much'\n"
+        "    stripe.Refund.create(payment_intent=order_id, amount=amount)\n    return 'ok'\n\n"
+        "@function_tool\ndef close(order_id: str) -> str:\n"
+        "    billing.close_account(order_id)\n    return 'ok'\n",
+        encoding="utf-8",
+    )
+    data = json.loads(run(["tools", "shop.py", "--no-cache", "--format", "json"], tmp_path).stdout)
+    by_name = {t["name"]: t for t in data}
+    assert by_name["refund"]["irreversible"] == [{
+        "kind": "payment", "call": "stripe.Refund.create", "line": 10, "through": [],
+        "protected_by": "guard `if amount > LIMIT` (line 8)",
+    }]
+    assert by_name["close"]["irreversible"] == []
+    text = run(["tools", "shop.py", "--no-cache"], tmp_path).stdout
+    assert "IRREVERSIBLE (PROTECTED BY)" in text and "guard `if amount > LIMIT`" in text
+    # a call of the project's own is added with `irreversible-callables`; AGL203 then sees it
+    check = run(["check", "shop.py", "--no-cache", "--select", "AGL203", "--output-format", "concise"], tmp_path)
+    assert "AGL203" not in check.stdout
+    (tmp_path / "agentlint.toml").write_text('irreversible-callables = ["*.close_account"]\n', encoding="utf-8")
+    data = json.loads(run(["tools", "shop.py", "--no-cache", "--format", "json"], tmp_path).stdout)
+    assert [s["call"] for s in next(t for t in data if t["name"] == "close")["irreversible"]] == ["billing.close_account"]
+    check = run(["check", "shop.py", "--no-cache", "--select", "AGL203", "--output-format", "concise"], tmp_path)
+    assert "shop.py:15:5: AGL203 Tool `close` reaches an irreversible configured call `billing.close_account`" in check.stdout

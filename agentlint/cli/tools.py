@@ -45,7 +45,8 @@ def tools(
     jobs: int | None,
 ) -> None:
     """List the tools found in PATHS (default: the current folder): framework, name,
-    file:line, the parameters the model fills and the ones the framework injects.
+    file:line, the parameters the model fills and the ones the framework injects, and
+    the irreversible effects each reaches with what protects them (AGL203).
 
     Exit status: 0 tools were found, 1 none were, 2 usage or configuration error.
     """
@@ -88,6 +89,11 @@ def tools(
                 "declared_by": tool.how,
                 "schema": tool.schema or None,
                 "approval": tool.approval or None,
+                "irreversible": [
+                    {"kind": s.kind, "call": s.text, "line": s.line, "through": list(s.steps),
+                     "protected_by": s.protection or (f"approval {tool.approval}" if tool.approval else None)}
+                    for s in tool.sinks
+                ],
                 "model_parameters": [p.name for p in tool.params if not p.injected],
                 "injected_parameters": [{"name": p.name, "reason": p.injected} for p in tool.params if p.injected],
             }
@@ -110,6 +116,16 @@ def tools(
     sys.exit(EXIT_FOUND if rows else EXIT_NOTHING)
 
 
+def _sinks(tool) -> str:
+    """The irreversible effects a tool reaches and what protects each; a declared approval
+    covers them all."""
+    if not tool.sinks:
+        return "-"
+    if tool.approval:
+        return "; ".join(s.describe() for s in tool.sinks) + f" (approval {tool.approval})"
+    return "; ".join(f"{s.describe()}: {s.protection or 'unprotected'}" for s in tool.sinks)
+
+
 def _framework(tool) -> str:
     """The framework column: a project's own framework says what it was inferred from
     (`project-defined (inferred from app.tools.base.Tool)`)."""
@@ -120,12 +136,18 @@ def _framework(tool) -> str:
 
 
 def _table(rows) -> str:
-    header = ("FRAMEWORK", "TOOL", "LOCATION", "MODEL FILLS", "INJECTED")
+    irreversible = any(tool.sinks for _, tool in rows)
+    header: tuple[str, ...] = ("FRAMEWORK", "TOOL", "LOCATION", "MODEL FILLS", "INJECTED")
+    if irreversible:
+        header = (*header[:-1], "IRREVERSIBLE (PROTECTED BY)", header[-1])
     lines = [header]
     for path, tool in rows:
         model = ", ".join(p.name for p in tool.params if not p.injected) or ("(schema elsewhere)" if tool.schema and not tool.params else "-")
         injected = ", ".join(f"{p.name} ({p.injected})" for p in tool.params if p.injected) or "-"
-        lines.append((_framework(tool), tool.name, f"{path}:{tool.line}", model, injected))
+        row: tuple[str, ...] = (_framework(tool), tool.name, f"{path}:{tool.line}", model)
+        if irreversible:
+            row += (_sinks(tool),)
+        lines.append((*row, injected))
     widths = [max(len(row[i]) for row in lines) for i in range(len(header) - 1)]
     return "\n".join(
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])) + "  " + row[-1]

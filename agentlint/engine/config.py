@@ -100,6 +100,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
     "injected-types": ("a list of parameter types the framework fills (`myapp.context.TurnContext`)", _is_str_list),
     "injected-names": ("a list of parameter names the framework fills", _is_str_list),
     "llm-call-patterns": ("a list of calls that reach a model (`myapp.llm.ask`, `*.generate_text`)", _is_str_list),
+    "irreversible-callables": (
+        "a list of calls whose effect cannot be taken back (`myapp.billing.charge`, `*.send_invoice`)", _is_str_list),
     "docs-url": (
         "an http(s) URL of the rule pages with `{code}` where the rule code goes "
         "(`https://example.org/agentlint/rules/{code}.md`)",
@@ -114,7 +116,8 @@ _KEYS: dict[str, tuple[str, Any]] = {
 
 _DOCS_URL = re.compile(r"^https?://[^\s/]+/\S*$")
 
-KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns")
+KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns",
+                  "irreversible-callables")
 """Top-level keys that extend the framework tables (they change facts: part of the cache key)."""
 
 

@@ -24,6 +24,7 @@ from agentlint.engine.analyze import agent_knowledge
 from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.agents.project import MIN_SUBCLASSES
+from agentlint.facts.agents.sinks import sink_words
 from agentlint.facts.module import extract_facts
 from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts, ToolFact, ToolFrameworkFact, ToolRefFact
@@ -50,6 +51,8 @@ class _Plan:
     """An imported model, agent or factory of the project (as this file names it) -> its type."""
     helpers: dict[str, str] = field(default_factory=dict)
     """An imported function of the project that always calls a model -> that call."""
+    sinks: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """An imported function of the project that reaches an irreversible call -> (kind, call)."""
 
 
 class _Modules:
@@ -103,6 +106,7 @@ class _Names:
         self.facts = facts
         self.knowledge = knowledge
         self._helpers: dict[str, dict[str, str]] = {}
+        self._sinks: dict[str, dict[str, tuple[str, str]]] = {}
         self.by_module = _modules(facts)
         self.candidates: dict[str, ToolFrameworkFact] = {}
         for file_facts in facts.values():
@@ -136,6 +140,35 @@ class _Names:
                 except _READ_ERRORS:
                     pass
             found = self._helpers[module].get(target.rpartition(".")[2])
+            if found is not None:
+                return found
+        return None
+
+    def sink(self, used: str) -> tuple[str, str] | None:
+        """The irreversible call an imported function (`app.mail.send_reply()`) reaches with
+        nothing before it: its module is read (once) when a tool calls one of its functions."""
+        name = used[:-2] if used.endswith("()") else used
+        for target in (name, self.reexported(name)):
+            if target is None:
+                continue
+            module = target.rpartition(".")[0]
+            path = self.by_module.get(module)
+            if path is None:
+                continue
+            if module not in self._sinks:
+                self._sinks[module] = {}
+                try:
+                    with open(path, "rb") as fh:
+                        content = fh.read()
+                    if not sink_words(self.knowledge).search(content):
+                        continue  # nothing irreversible can be called there: not worth a parse
+                    text = decode(content)
+                    tree = parse_lowered(text, path)
+                    model = build_model(tree, extract_facts(path, tree, text), text, self.knowledge)
+                    self._sinks[module] = {q.rpartition(".")[2]: (k, t) for q, k, t in model.sink_helpers()}
+                except _READ_ERRORS:
+                    pass
+            found = self._sinks[module].get(target.rpartition(".")[2])
             if found is not None:
                 return found
         return None
@@ -211,6 +244,9 @@ def _plans(facts: Mapping[str, FileFacts], knowledge) -> dict[str, _Plan]:
                 helper = names.helper(use.qualified) if use.qualified.endswith("()") else None
                 if helper is not None:
                     plans.setdefault(path, _Plan()).helpers[use.qualified[:-2]] = helper
+                sink = names.sink(use.qualified) if use.qualified.endswith("()") else None
+                if sink is not None:
+                    plans.setdefault(path, _Plan()).sinks[use.qualified[:-2]] = sink
                 continue
             key = (path, use.qualified)
             if key not in resolved:
@@ -267,8 +303,8 @@ def declare(
             if plan.aliases:
                 file_facts = replace(file_facts, imports=tuple(
                     replace(i, qualified=plan.aliases.get(i.qualified, i.qualified)) for i in file_facts.imports))
-            learnt = plan.bases or plan.decorators or plan.receivers or plan.helpers
-            here = knowledge.with_inferred(plan.bases, plan.decorators, plan.receivers, plan.helpers) \
+            learnt = plan.bases or plan.decorators or plan.receivers or plan.helpers or plan.sinks
+            here = knowledge.with_inferred(plan.bases, plan.decorators, plan.receivers, plan.helpers, plan.sinks) \
                 if learnt else knowledge
             model = build_model(tree, file_facts, text, here)
             added = model.declare_tools(plan.refs)
@@ -280,11 +316,17 @@ def declare(
                 out += _through_imports(path, text, tree, file_facts, knowledge, model, added, settings)
         except _READ_ERRORS:
             continue
+        if plan.sinks:
+            # irreversible calls reached through other modules: every tool's sinks again
+            resinked = {(f.name, f.line): f for f in model.with_sinks(tuple(t.fact for t in model.tools))}
+            updated[path] = replace(facts[path], tools=tuple(
+                replace(f, sinks=resinked[(f.name, f.line)].sinks) if (f.name, f.line) in resinked else f
+                for f in facts[path].tools))
         if not added:
             continue
-        new_facts: tuple[ToolFact, ...] = tuple(t.fact for t in added)
-        updated[path] = replace(facts[path], tools=tuple(sorted(
-            (*facts[path].tools, *new_facts), key=lambda f: (f.line, f.column))))
+        new_facts: tuple[ToolFact, ...] = model.with_sinks(tuple(t.fact for t in added))
+        updated[path] = replace(updated[path], tools=tuple(sorted(
+            (*updated[path].tools, *new_facts), key=lambda f: (f.line, f.column))))
         if not with_rules:
             continue
         model.tools = added  # the rules look at the newly found tools only

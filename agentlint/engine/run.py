@@ -71,7 +71,7 @@ _WORKER_KEEP: "list[bool | str]" = []
 
 _PROJECT_FACT_KEYS = frozenset({
     "module", "imports", "tools", "agents", "tool_refs", "tool_frameworks", "tool_uses", "model_receivers", "library_tools", "frameworks", "complete",
-    "cost_terms", "cost_nones", "price_literals", "model_calls", "prompt_sites", "prompt_blocks",
+    "cost_terms", "cost_nones", "price_literals", "model_calls", "prompt_sites", "prompt_blocks", "approval_wiring", "approved_names",
 })
 """The facts ``FileFacts.project_from_json`` reads."""
 

@@ -126,10 +126,42 @@ class ToolFact:
     approval: str = ""
     """The human approval or input check the tool is declared with
     (`needs_approval=True`, `approval_mode="always_require"`), or ""."""
+    sinks: tuple["SinkFact", ...] = ()
+    """The irreversible effects the tool reaches, each with what protects it (AGL203,
+    `agentlint tools`)."""
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "ToolFact":
-        return ToolFact(**{**d, "params": tuple(ParamFact(**p) for p in d["params"])})
+        return ToolFact(**{**d, "params": tuple(ParamFact(**p) for p in d["params"]),
+                           "sinks": tuple(SinkFact.from_json(s) for s in d.get("sinks", ()))})
+
+
+@dataclass(frozen=True)
+class SinkFact:
+    """An irreversible call a tool reaches (``facts.agents.sinks``)."""
+
+    kind: str
+    """`payment`, `outgoing message`, `deletion`, `deploy or push`, `configured call`."""
+    text: str
+    """How the call reads (`stripe.Refund.create`)."""
+    line: int
+    """Where the call is (in the tool, or in the helper that makes it)."""
+    at_line: int
+    at_column: int
+    """The call in the tool's own body that reaches it (1-based; the column in characters)."""
+    steps: tuple[str, ...] = ()
+    """The helpers on the way (`_issue_refund`)."""
+    protection: str = ""
+    """The guard or the human's decision in code before it (guard `if amount > LIMIT`
+    (line 12)), or ""."""
+
+    def describe(self) -> str:
+        through = f", through {' → '.join(f'`{s}`' for s in self.steps)}" if self.steps else ""
+        return f"{self.kind} `{self.text}` (line {self.line}{through})"
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "SinkFact":
+        return SinkFact(**{**d, "steps": tuple(d.get("steps", ()))})
 
 
 @dataclass(frozen=True)
@@ -403,6 +435,12 @@ class FileFacts:
     prompt_blocks: tuple[str, ...] = ()
     """Module-level (and class-level) names defined here that hold prompt text or
     templates (dotted: `pkg.prompts.SYSTEM_PROMPT`, `pkg.agent.Agent.PROMPT`)."""
+    approval_wiring: str = ""
+    """An approval this module wires for the tools it runs (`interrupt_before=[...]`,
+    `human_input=True`), described, or "" (AGL203)."""
+    approved_names: tuple[str, ...] = ()
+    """Names a function of this module that asks a human mentions (`if call["name"] in
+    ("send_email", ...): interrupt(...)`): the tools approved where they are dispatched."""
 
     def to_json(self) -> dict[str, Any]:
         return _plain(self)
@@ -446,6 +484,8 @@ class FileFacts:
             model_calls=tuple(ModelCallFact(**d) for d in data.get("model_calls", ())),
             prompt_sites=tuple(PromptSiteFact.from_json(d) for d in data.get("prompt_sites", ())),
             prompt_blocks=tuple(data.get("prompt_blocks", ())),
+            approval_wiring=data.get("approval_wiring", ""),
+            approved_names=tuple(data.get("approved_names", ())),
         )
         if not full:
             return FileFacts(**common)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
+from agentlint.rules.approval_loop import ApprovalCheckedOnce
 from agentlint.rules.api import ModelRule, ProjectRule, Rule
 from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
@@ -22,6 +23,7 @@ from agentlint.rules.cost_semantics import (
 from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.fixed_step_in_tool import FixedStepInTool
+from agentlint.rules.irreversible_tool import IrreversibleToolWithoutApproval
 from agentlint.rules.no_tools_recognised import NoToolsRecognised
 from agentlint.rules.pre_ga_names import PreGaAgentFrameworkName, PreGaApprovalName
 from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
@@ -32,7 +34,7 @@ PER_FILE_RULES: tuple[type[Rule], ...] = (SilentBroadExcept, PreGaApprovalName, 
 """Rules over one file's LibCST tree (one batched traversal)."""
 
 MODEL_RULES: tuple[type[ModelRule], ...] = (
-    ModelSuppliedIdentifier, ExceptionTextToModel, BooleanGuardVerdict, FixedStepInTool
+    ModelSuppliedIdentifier, ExceptionTextToModel, ApprovalCheckedOnce, BooleanGuardVerdict, FixedStepInTool,
 )
 """Per-file rules over the agent model (no LibCST parse). A model rule with a
 `wants_file(tree, facts, source, settings)` also runs on files without tool or agent vocabulary
@@ -48,6 +50,7 @@ PROJECT_RULES: tuple[type[ProjectRule], ...] = (
     PromptAssembledInMultiplePlaces,
     AgentAsToolTooDeep,
     NoToolsRecognised,
+    IrreversibleToolWithoutApproval,
 )
 """Rules over the facts of every file of a project."""
 

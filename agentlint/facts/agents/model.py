@@ -19,6 +19,7 @@ or through a list variable) or wrapped with ``FunctionTool(fn)`` is a tool.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Iterator
 
 from agentlint.facts.agents.calls import walk_statements
@@ -26,12 +27,14 @@ from agentlint.facts.agents.inventory import model_calls as call_inventory
 from agentlint.facts.agents.receivers import (
     DEFAULT_KNOWLEDGE,
     Knowledge,
+    Tool,
     _last,
     _unsubscript,
 )
+from agentlint.facts.agents.sinks import Sink, SinkFinder
 from agentlint.facts.agents.tools import ToolFinder, _function_argument
 from agentlint.facts.ast_helpers import dotted
-from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts
+from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts, ToolFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
 
@@ -45,11 +48,15 @@ class FileModel(ToolFinder):
         self._find_tools()
         self._find_agents()
         self.tool_uses = self._find_uses(self._all_defs, self._all_calls)
+        self._sink_finder: SinkFinder | None = None
+        self._sinks: dict[int, list[Sink]] = {}
 
     def fact_fields(self) -> dict:
         """What the model adds to the file's facts (``FileFacts`` fields)."""
         return dict(
-            tools=self.tool_facts(),
+            tools=self.with_sinks(self.tool_facts()),
+            approval_wiring=self.sink_finder.module_approval,
+            approved_names=self.sink_finder.approved_names(),
             agents=tuple(self.agents),
             tool_refs=tuple(self.tool_refs),
             tool_frameworks=tuple(self.tool_frameworks),
@@ -59,6 +66,42 @@ class FileModel(ToolFinder):
             frameworks=self.frameworks,
             model_calls=call_inventory(self),
         )
+
+    # -- irreversible effects ------------------------------------------------------------
+    def tool_sinks(self, tool: Tool) -> list[Sink]:
+        """The irreversible calls ``tool`` reaches, each with what protects it (``sinks``)."""
+        if id(tool) not in self._sinks:
+            self._sinks[id(tool)] = self.sink_finder.tool_sinks(tool)
+        return self._sinks[id(tool)]
+
+    @property
+    def sink_finder(self) -> SinkFinder:
+        if self._sink_finder is None:
+            self._sink_finder = SinkFinder(self)
+        return self._sink_finder
+
+    def sink_helpers(self) -> tuple[tuple[str, str, str], ...]:
+        """The module's functions that reach an irreversible call with nothing before it:
+        (`pkg.mod.send_reply`, its kind, `server.sendmail (pkg.mod, line 12)`). Asked by the
+        project phase, for the modules whose functions tools call."""
+        out = []
+        for name, func in self.functions.items():
+            sinks = self.sink_finder.function_sinks(func)
+            if sinks:
+                out.append((f"{self.module}.{name}", sinks[0].kind, f"{sinks[0].text} ({self.module}, line {sinks[0].line})"))
+        return tuple(out)
+
+    def with_sinks(self, facts: tuple[ToolFact, ...]) -> tuple[ToolFact, ...]:
+        """``facts`` with the irreversible calls each tool reaches."""
+        by_fact = {id(t.fact): t for t in self.tools}
+        out = []
+        for fact in facts:
+            tool = by_fact.get(id(fact))
+            sinks = self.tool_sinks(tool) if tool is not None else []
+            if sinks:
+                fact = replace(fact, sinks=tuple(s.fact(self.column(s.at.lineno, s.at.col_offset)) for s in sinks))
+            out.append(fact)
+        return tuple(out)
 
     def model_helpers(self) -> tuple[tuple[str, str], ...]:
         """The module's functions that always call a model, for the tools of other

@@ -9,7 +9,7 @@ parameter annotated with a framework class), read from the stdlib ``ast`` tree.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from agentlint.facts.ast_helpers import dotted
@@ -45,12 +45,20 @@ class Knowledge:
     """Functions of the project's other modules that always call a model, as this file
     names them -> the model call they make (`llm.invoke (app.summary, line 12)`)."""
 
+    irreversible_callables: tuple[str, ...] = ()
+    """Calls with an effect that cannot be taken back, added by the user (`myapp.billing.charge`,
+    `*.send_invoice`)."""
+    imported_sinks: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Functions of the project's other modules that reach an irreversible call with nothing
+    before it, as this file names them -> (its kind, how it reads with where it is)."""
+
     def with_inferred(self, bases: Mapping[str, tuple[str, tuple[str, ...]]], decorators: Mapping[str, str],
                       imported_types: Mapping[str, str] | None = None,
-                      imported_helpers: Mapping[str, str] | None = None) -> "Knowledge":
-        return Knowledge(self.tool_decorators, self.tool_base_classes, self.injected_types, self.injected_names,
-                         self.llm_call_patterns, dict(bases), dict(decorators), dict(imported_types or {}),
-                         dict(imported_helpers or {}))
+                      imported_helpers: Mapping[str, str] | None = None,
+                      imported_sinks: Mapping[str, tuple[str, str]] | None = None) -> "Knowledge":
+        return replace(self, inferred_bases=dict(bases), inferred_decorators=dict(decorators),
+                       imported_types=dict(imported_types or {}), imported_helpers=dict(imported_helpers or {}),
+                       imported_sinks=dict(imported_sinks or {}))
 
     @staticmethod
     def from_settings(settings: Mapping[str, Sequence[str]] | None) -> "Knowledge":
@@ -61,6 +69,7 @@ class Knowledge:
             injected_types=frozenset(t.rpartition(".")[2] for t in settings.get("injected-types", ())),
             injected_names=frozenset(settings.get("injected-names", ())),
             llm_call_patterns=tuple(settings.get("llm-call-patterns", ())),
+            irreversible_callables=tuple(settings.get("irreversible-callables", ())),
         )
 
 

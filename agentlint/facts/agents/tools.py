@@ -135,6 +135,9 @@ class ToolFinder(ProjectFrameworks):
                     text = value.value if isinstance(value, ast.Constant) else dotted(value) or ""
                     if isinstance(text, str) and text.lower().endswith("always_require"):
                         return f'approval_mode="{text.rpartition(".")[2].lower()}"'
+                    if not isinstance(value, ast.Constant) and not (
+                            isinstance(text, str) and text.lower().endswith("never_require")):
+                        return f"approval_mode={text or 'a policy'}"  # set by the caller: a policy
                     continue
                 if isinstance(value, ast.Constant):
                     if value.value:
