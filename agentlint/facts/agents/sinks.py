@@ -344,7 +344,10 @@ class SinkFinder:
         names (string constants) a function asking a human mentions (a graph node that
         interrupts before the tool calls it dispatches by name), the keys of LangChain's
         `interrupt_on={...}` and the names in Agno's `requires_confirmation_tools=[...]`."""
-        if self._framework_code or not any(word in self._source for word in (*_APPROVAL_WORDS, *_NAMED_APPROVAL_WORDS)):
+        # a def counts only where a line asks (``_may_ask``); the keyword lists need their names
+        named = any(word in self._source for word in _NAMED_APPROVAL_WORDS)
+        asks = bool(self._asking) and any(word in self._source for word in _APPROVAL_WORDS)
+        if self._framework_code or not (asks or named):
             return ()
         out: set[str] = set()
         for node in ast.walk(self.model.tree):
@@ -366,8 +369,11 @@ class SinkFinder:
         function that dispatches the model's tool calls after asking a human (`if not
         click.confirm(...)`, `interrupt(...)`)."""
         words = (*irr.APPROVAL_WIRING_KEYWORDS, *(p.rpartition(":")[2] for p in irr.APPROVAL_WIRING_CALLS),
-                 "human_input_mode", "FUNCTION_INVOCATION", "function_invocation", "tool_call", "function_call")
-        if not any(word in self._source for word in words):
+                 "human_input_mode", "FUNCTION_INVOCATION", "function_invocation")
+        # a dispatcher that asks first needs a line that asks: without one, the common
+        # words `tool_call` / `function_call` alone are no reason to walk the module
+        dispatch = ("tool_call", "function_call") if self._asking else ()
+        if not any(word in self._source for word in (*words, *dispatch)):
             return ""
         for node in ast.walk(self.model.tree):
             if isinstance(node, _DEFS):
