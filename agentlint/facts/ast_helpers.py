@@ -28,6 +28,19 @@ def dotted(expr: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def callee_text(expr: ast.AST) -> str:
+    """How a message names a callee: its dotted name, else its source cut to 60
+    characters (`client.chat.completions.create`, `get_client().send(...)`)."""
+    text = dotted(expr)
+    if text is not None:
+        return text
+    try:
+        text = ast.unparse(expr)
+    except Exception:  # pragma: no cover - unparse of odd trees
+        return "<call>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def char_column(lines: list[str], line: int, byte_offset: int) -> int:
     """The 1-based character column of an `ast` offset (a UTF-8 byte offset) on
     ``line`` (1-based) of ``lines``."""

@@ -25,16 +25,6 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 """What runs inside these does not run in the handler (the rule's ``nested_scopes``)."""
 
 
-def may_report(
-    tree: ast.Module,
-    imports: dict[str, str],
-    logger_objects: frozenset[str],
-    reporters: Iterable[str],
-) -> bool:
-    """Whether some broad handler of ``tree`` is not cleared by a raise or a recording call."""
-    return bool(candidate_statements(tree, imports, logger_objects, reporters, first_only=True))
-
-
 def candidate_statements(
     tree: ast.Module,
     imports: dict[str, str],

@@ -8,7 +8,7 @@ import ast
 from typing import Iterable, Iterator, Sequence
 
 from agentlint.facts.agents.receivers import AgentReceivers, LlmCall, _walk_body
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import callee_text, dotted
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
 
@@ -50,12 +50,12 @@ class ModelCalls(AgentReceivers):
         root = mc.LLM_ARGUMENT_METHODS.get(call.func.attr)
         if root is not None and root in self.imported_roots and call.args:
             # the model is an argument: `page.must_get_element_by_prompt("submit", llm)`
-            return LlmCall(call, _describe(call.func))
+            return LlmCall(call, callee_text(call.func))
         if isinstance(call.func.value, ast.Name) and call.func.value.id in ("self", "cls"):
             # a model object kept on the instance and called: `self.summarise(text=...)`
             type_ = self.receiver_type(call.func, func)
             if type_ is not None and "__call__" in self.model_methods(type_):
-                return LlmCall(call, _describe(call.func))
+                return LlmCall(call, callee_text(call.func))
         # split the callee into receiver + method chain: client.chat.completions.create
         chain: list[str] = []
         receiver: ast.AST = call.func
@@ -72,12 +72,12 @@ class ModelCalls(AgentReceivers):
                     agent = None
                     if tail in _AGENT_RUN_METHODS and self.is_agent_type(type_):
                         agent = self._agent_id_of(receiver, func)
-                    return LlmCall(call, _describe(call.func), agent)
+                    return LlmCall(call, callee_text(call.func), agent)
                 return None
-        text = _describe(call.func)
+        text = callee_text(call.func)
         roots = mc.NAMED_RECEIVER_METHODS.get(call.func.attr, ())
         if roots and any(r in self.imported_roots for r in roots) and isinstance(call.func.value, (ast.Name, ast.Attribute)):
-            words = {w for w in _describe(call.func.value).rpartition(".")[2].lower().split("_") if w}
+            words = {w for w in callee_text(call.func.value).rpartition(".")[2].lower().split("_") if w}
             if words & mc.MODEL_RECEIVER_WORDS and not words & mc.NOT_MODEL_RECEIVER_WORDS:
                 return LlmCall(call, text)  # `self.llm.invoke(...)`, `summary_chain.ainvoke(...)`
         for tail, root in mc.LLM_CHAIN_TAILS.items():
@@ -132,10 +132,10 @@ class ModelCalls(AgentReceivers):
             if helper is not None:
                 path = self.always_calls_model(helper, depth + 1, seen)
                 if path:
-                    return [(_describe(call.func), LlmCall(call, _describe(call.func))), *path]
+                    return [(callee_text(call.func), LlmCall(call, callee_text(call.func))), *path]
             remote = self.imported_helper(call)
             if remote is not None:
-                return [(_describe(call.func), LlmCall(call, _describe(call.func))), (remote, LlmCall(call, remote))]
+                return [(callee_text(call.func), LlmCall(call, callee_text(call.func))), (remote, LlmCall(call, remote))]
         return None
 
     def imported_helper(self, call: ast.Call) -> str | None:
@@ -186,17 +186,6 @@ def _pattern_matches(pattern: str, qualified: str, written: str) -> bool:
         tail = pattern[1:]
         return written.endswith(tail) or qualified.endswith(tail)
     return fw.matches(qualified, pattern)
-
-
-def _describe(expr: ast.AST) -> str:
-    text = dotted(expr)
-    if text is not None:
-        return text
-    try:
-        text = ast.unparse(expr)
-    except Exception:  # pragma: no cover - unparse of odd trees
-        return "<call>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:

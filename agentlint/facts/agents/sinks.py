@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import callee_text, dotted
 from agentlint.facts.types import SinkFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import irreversible as irr
@@ -254,25 +254,25 @@ class SinkFinder:
         if type_ is not None:
             kind = model.lookup(f"{type_}.{method}", irr.QUALIFIED_SINKS)
             if kind is not None:
-                return self._tainted_kind(kind, call, st, _text(func))
+                return self._tainted_kind(kind, call, st, callee_text(func))
             if type_.split(".", 1)[0] in irr.CLOUD_ROOTS:
                 if method.startswith(irr.CLOUD_DELETE_PREFIXES):
-                    return self._tainted_kind(irr.DELETION, call, st, _text(func))
+                    return self._tainted_kind(irr.DELETION, call, st, callee_text(func))
                 if method in irr.CLOUD_MESSAGE_METHODS:
-                    return irr.MESSAGE, _text(func)
+                    return irr.MESSAGE, callee_text(func)
         chain = _chain(func)
         for tail, (root, kind) in irr.CHAIN_TAILS.items():
             if (chain == tail or chain.endswith("." + tail)) and (not root or root in model.imported_roots):
-                return kind, _text(func)
+                return kind, callee_text(func)
         if method in irr.SQL_EXECUTE_METHODS and call.args:
             return self._sql(call, st)
         if method in irr.ORM_DELETE_METHODS and _database_chain(func.value):
-            return self._tainted_kind(irr.DELETION, call, st, _text(func))
+            return self._tainted_kind(irr.DELETION, call, st, callee_text(func))
         if method == "send" and not call.args and not call.keywords and isinstance(func.value, ast.Name) \
                 and name_words(func.value.id) & irr.MESSAGE_RECEIVER_WORDS \
                 and not model.imported_roots & irr.CHAT_UI_ROOTS \
                 and (type_ is None or type_.split(".", 1)[0] not in irr.CHAT_UI_ROOTS):
-            return irr.MESSAGE, _text(func)
+            return irr.MESSAGE, callee_text(func)
         return self._project_money(call, func, st)
 
     def _tainted_kind(self, kind: str, call: ast.Call, st: _State, text: str) -> tuple[str, str] | None:
@@ -288,7 +288,7 @@ class SinkFinder:
         verb = words[0].upper() if words else ""
         if verb not in irr.SQL_WRITES:
             return None
-        text = f"{_text(call.func)}(\"{verb} ...\")"
+        text = f"{callee_text(call.func)}(\"{verb} ...\")"
         if verb in ("DELETE", "UPDATE") and _WHERE.search(_sql_text(call.args[0])):
             return self._tainted_kind(irr.DELETION, call, st, text) if verb == "DELETE" else None
         return irr.DELETION, text
@@ -306,7 +306,7 @@ class SinkFinder:
         price_write = words[0] in irr.PRICE_WRITE_VERBS and bool(set(words) & irr.PRICE_NOUNS)
         if not (money_verb or price_write) or not _passes_money(call):
             return None
-        return irr.PAYMENT, _text(func)
+        return irr.PAYMENT, callee_text(func)
 
     # -- protections -----------------------------------------------------------------------
     def _guard(self, test: ast.AST, st: _State) -> str | None:
@@ -323,7 +323,7 @@ class SinkFinder:
             return None
         name = _last_name(value.func)
         if name and (is_guard_name(name) or name_parts(name)[:1] in (["ensure"], ["require"], ["assert"])):
-            return f"guard `{_text(value.func)}(...)` (line {line})"
+            return f"guard `{callee_text(value.func)}(...)` (line {line})"
         return None
 
     def _approval_in(self, node: ast.AST) -> str | None:
@@ -749,17 +749,6 @@ def _last_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     return None
-
-
-def _text(func: ast.AST) -> str:
-    text = dotted(func)
-    if text is not None:
-        return text
-    try:
-        text = ast.unparse(func)
-    except Exception:  # pragma: no cover - unparse of odd trees
-        return "<call>"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(node: ast.AST) -> str:
