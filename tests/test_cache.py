@@ -19,9 +19,9 @@ def project(tmp_path: Path, n: int = 5) -> list[str]:
 
 
 def entries(cache_dir: Path) -> list[Path]:
-    """The per-file entries (not the remembered project phase)."""
+    """The per-file entries (not the remembered project phase, nor the stat index)."""
     return [
-        p for p in cache_dir.rglob("*.json") if not p.name.startswith(".tmp") and p.name != "project-phase.json"
+        p for p in cache_dir.rglob("*.json") if not p.name.startswith(".tmp") and p.name not in ("project-phase.json", "stat-index.json")
     ]
 
 

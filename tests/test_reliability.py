@@ -315,6 +315,9 @@ def test_wrong_shaped_cache_entries_and_baselines(tmp_path, agentlint_exe):
     (tmp_path / "good.py").write_text(SILENT)
     first = findings(run(agentlint_exe, "check", ".", "--cache-dir", "c", "--output-format", "json", cwd=tmp_path))
     for i, entry in enumerate(sorted((tmp_path / "c").rglob("*.json"))):
+        if entry.name in ("stat-index.json", "project-phase.json"):
+            entry.write_text("[" * 100000)
+            continue
         key = json.loads(entry.read_text().split("\n")[0])["key"]  # the first line holds the key
         entry.write_text(["[" * 100000, json.dumps({"key": key, "diagnostics": 5, "facts": []})][i % 2])
     again = findings(run(agentlint_exe, "check", ".", "--cache-dir", "c", "--output-format", "json", cwd=tmp_path))

@@ -20,7 +20,7 @@ from agentlint.facts.agents.inventory import file_model_calls
 from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.agents.model import worth_modelling
 from agentlint.facts.agents.receivers import Knowledge, frameworks_of
-from agentlint.facts.module import extract_facts
+from agentlint.facts.module import extract_facts, import_facts
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered, too_large
 from agentlint.facts.types import FileFacts
@@ -63,12 +63,16 @@ class FileResult:
     def from_json(data: dict[str, Any], path: str, *, with_facts: "bool | str" = True) -> "FileResult":
         """``with_facts``: True (every fact), "project" (what project rules read, see
         ``FileFacts.project_from_json``) or False (the module name only)."""
-        if with_facts == "project":
+        if "facts" not in data:
+            # a cache entry read without its facts line, or one that has none (written by
+            # a run of per-file rules alone), carries the module name itself
+            decoded = FileFacts(data["module"], complete=False)
+        elif with_facts == "project":
             decoded = FileFacts.project_from_json(data["facts"])
         elif with_facts:
             decoded = FileFacts.from_json(data["facts"])
-        else:  # a cache entry read without its facts line carries the module name itself
-            decoded = FileFacts(data["facts"]["module"] if "facts" in data else data["module"], complete=False)
+        else:
+            decoded = FileFacts(data["facts"]["module"], complete=False)
         return FileResult(
             path=path,
             diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),
@@ -150,11 +154,11 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
     # With no project or model rule selected, the facts only serve the per-file rules:
-    # no cost or prompt facts, and the agent model only where such a rule runs.
+    # the imports, and the whole walk and the agent model only where such a rule runs.
     project = project_phase_wanted(settings)
     try:
         tree = parse_lowered(text, path)
-        facts = extract_facts(path, tree, text, project=project)
+        facts = extract_facts(path, tree, text) if project else import_facts(path, tree)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -178,6 +182,8 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         and (tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings))
     ]
     if tree is not None and facts.complete and (project or any(r.reads_agents for r in rules)):
+        if not project:
+            facts = extract_facts(path, tree, text, project=False)  # what the agent model reads
         facts, found = _agent_model(path, text, content, tree, facts, settings)
         diagnostics += found
     if syntax_error is not None and too_deep(syntax_error):

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.analyze import facts_only_json
 from agentlint.engine.cache import Cache, cached_facts
@@ -310,29 +310,41 @@ def context_files(
     roots = [r for r in sorted(set(projects.root_for(p) for p in passed)) if not _covers(given, r)]
     if not roots:
         return []  # the usual case: resolving every passed path would cost more than the rest
+    # The folders given were walked already (their files are among the passed ones):
+    # only the rest of each project is walked, and the passed paths are resolved only
+    # when that finds any file.
+    walked = frozenset(os.path.realpath(g) for g in given if os.path.isdir(g))
+    found = [(root, path) for root in roots for path in discover([root], settings, skip_folders=walked).files]
+    if not found:
+        return []
     seen = {os.path.realpath(p) for p in passed}
     out: list[str] = []
-    for root in roots:
-        for path in discover([root], settings).files:
-            real = os.path.realpath(path)
-            if real not in seen and projects.root_for(path) == root:
-                seen.add(real)
-                out.append(path)
+    for root, path in found:
+        real = os.path.realpath(path)
+        if real not in seen and projects.root_for(path) == root:
+            seen.add(real)
+            out.append(path)
     return out
 
 
 def load_context_facts(
-    paths: Sequence[str], settings: Settings, cache, read, crashes: list[tuple[str, str]] | None = None
+    paths: Sequence[str], settings: Settings, cache, read, crashes: list[tuple[str, str]] | None = None,
+    key_of: Callable[[str], str | None] | None = None,
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from the cache (a full result,
     else a facts-only entry), else computed with ``ast`` and stored facts-only. A file
-    whose facts could not be extracted because of a bug is added to ``crashes``."""
+    whose facts could not be extracted because of a bug is added to ``crashes``.
+    ``key_of(path)`` gives a file's cache key without reading it when it can (the stat
+    index); the file is read only on a miss."""
     out: dict[str, FileFacts] = {}
     for path in paths:
-        content = read(path)
-        if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
-            continue
-        key = Cache.key(path, content)
+        key = key_of(path) if key_of is not None and cache is not None else None
+        content = None
+        if key is None:
+            content = read(path)
+            if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
+                continue
+            key = Cache.key(path, content)
         data = cached_facts(cache, key) if cache is not None else None
         if data is not None:
             try:
@@ -340,6 +352,11 @@ def load_context_facts(
                 continue
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass
+        if content is None:
+            content = read(path)
+            if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
+                continue
+            key = Cache.key(path, content)  # the file as read now
         data = facts_only_json(path, content, key, settings, cache)
         if "crash" in data and crashes is not None:
             crashes.append((path, data["crash"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from typing import Callable
@@ -120,6 +121,26 @@ def _folder_names(top: str, base: str) -> tuple[str, ...]:
     return tuple("/".join(parts[: i + 1]) + "/" for i in range(len(parts)))
 
 
+def _any_pattern(spec) -> "re.Pattern[str] | None":
+    """One regular expression that matches wherever any pattern of ``spec`` does: a path
+    it does not match is decided with one search instead of one per pattern (most paths
+    of a walk). None when the patterns are not regular expressions this can join."""
+    parts = []
+    for pattern in spec.patterns:
+        if pattern.include is None:
+            continue  # a blank line or a comment
+        regex = getattr(pattern, "regex", None)
+        if not isinstance(regex, re.Pattern):
+            return None
+        parts.append("(?:" + re.sub(r"\(\?P<\w+>", "(?:", regex.pattern) + ")")
+    if not parts:
+        return re.compile(r"(?!)")
+    try:
+        return re.compile("|".join(parts))
+    except re.error:
+        return None
+
+
 class _Matcher:
     """The excludes of one configuration, and the `.gitignore` files (shared by every
     configuration of a run)."""
@@ -128,6 +149,7 @@ class _Matcher:
         self.root = settings.root
         self.root_real = os.path.realpath(settings.root)
         self.excludes = pathspec.GitIgnoreSpec.from_lines([*settings.exclude, *settings.extend_exclude])
+        self._any_exclude = _any_pattern(self.excludes)
         self.respect_gitignore = settings.respect_gitignore
         self._ignores = gitignores or _GitIgnores()
         self._pardons: dict[tuple[str, str], object] = {}
@@ -138,20 +160,25 @@ class _Matcher:
         return self._ignores.specs
 
     def _rel(self, path: str, base: str) -> str | None:
-        rel = os.path.relpath(path, base)
+        if path.startswith(base) and path[len(base) : len(base) + 1] == os.sep:
+            rel = path[len(base) + 1 :]  # the usual case, without `relpath`'s work
+        else:
+            rel = os.path.relpath(path, base)
         return None if rel.startswith("..") else rel.replace(os.sep, "/")
 
-    def excluded(self, path: str, is_dir: bool, top: str | None = None) -> bool:
+    def excluded(self, path: str, is_dir: bool, top: str | None = None, *, absolute: str | None = None) -> bool:
         """Whether ``path`` is excluded, by the excludes or a `.gitignore`. ``top`` is
         a folder given on the command line that ``path`` was found under: patterns that
-        exclude ``top`` itself (or a folder above it) do not apply below it."""
-        absolute = os.path.abspath(path)
+        exclude ``top`` itself (or a folder above it) do not apply below it.
+        ``absolute``: ``path`` made absolute and normalised, when the caller has it."""
+        absolute = absolute or os.path.abspath(path)
         rel = self._rel(absolute, self.root) or os.path.basename(absolute)
         if is_dir:
             rel += "/"
-        excludes = self.excludes if top is None else self._pardon(self.excludes, "", top, self.root)
-        if excludes.match_file(rel):
-            return True
+        if self._any_exclude is None or self._any_exclude.search(rel):
+            excludes = self.excludes if top is None else self._pardon(self.excludes, "", top, self.root)
+            if excludes.match_file(rel):
+                return True
         return self.respect_gitignore and self._gitignored(absolute, is_dir, top)
 
     def _pardon(self, spec, base_key: str, top: str, base: str):
@@ -165,14 +192,16 @@ class _Matcher:
     def _gitignored(self, absolute: str, is_dir: bool, top: str | None = None) -> bool:
         # Every .gitignore from the repository top (or the filesystem root) down applies.
         ignored = False
-        top_abs = os.path.abspath(top) if top is not None else None
+        top_abs = None
         for base in self._ignores.chain(os.path.dirname(absolute)):
             spec = self._ignores.spec(base)
             if spec is None:
                 continue
-            if top_abs is not None and top_abs != base and _is_below(top_abs, base):
-                spec = self._pardon(spec, base, top_abs, base)
-            rel = os.path.relpath(absolute, base).replace(os.sep, "/") + ("/" if is_dir else "")
+            if top is not None:
+                top_abs = top_abs or os.path.abspath(top)
+                if top_abs != base and _is_below(top_abs, base):
+                    spec = self._pardon(spec, base, top_abs, base)
+            rel = (self._rel(absolute, base) or "") + ("/" if is_dir else "")
             result = spec.check_file(rel)
             if result.include is not None:
                 ignored = result.include
@@ -208,8 +237,9 @@ class _TreeMatcher:
             matcher = self._by_folder[folder] = self.of(self.resolver.for_folder(folder))
         return matcher
 
-    def excluded(self, path: str, is_dir: bool, top: str | None = None) -> bool:
-        return self.in_folder(os.path.dirname(os.path.abspath(path))).excluded(path, is_dir, top)
+    def excluded(self, path: str, is_dir: bool, top: str | None = None, *, absolute: str | None = None) -> bool:
+        absolute = absolute or os.path.abspath(path)
+        return self.in_folder(os.path.dirname(absolute)).excluded(path, is_dir, top, absolute=absolute)
 
     def explicitly_excluded(self, path: str, is_dir: bool) -> bool:
         """`--force-exclude`: a path given on the command line is excluded when it, or a
@@ -230,7 +260,10 @@ class _TreeMatcher:
             current, is_dir, first = folder, True, False
 
 
-def discover(paths: list[str], settings: "Settings | Resolver", *, force_exclude: bool = False) -> Discovery:
+def discover(
+    paths: list[str], settings: "Settings | Resolver", *, force_exclude: bool = False,
+    skip_folders: frozenset[str] = frozenset(),
+) -> Discovery:
     """The files to check under ``paths``. A folder given is walked even when an
     exclude or a `.gitignore` names it (as ruff does); with ``force_exclude`` the
     excludes apply to the paths given too (pre-commit passes every changed file)."""
@@ -266,7 +299,7 @@ def discover(paths: list[str], settings: "Settings | Resolver", *, force_exclude
         if force_exclude and matcher().explicitly_excluded(given, is_dir):
             continue
         if is_dir:
-            _walk(given, matcher(), add, out)
+            _walk(given, matcher(), add, out, skip_folders)
             continue
         outside = outside_project(given, resolver.for_path(given).root)
         if outside is not None:
@@ -323,13 +356,15 @@ def walk_tree(
     *,
     kind: Callable[[str], "bool | None"] = _python,
     on_folder: Callable[[str], None] | None = None,
+    skip_folders: frozenset[str] = frozenset(),
 ) -> None:
     """Walk ``top`` depth-first in name order, skipping excluded folders and files and
     not following symlinked folders. ``kind(name)`` says whether a file is wanted:
     True (Python), False (wanted, not Python), None (not wanted). ``add(display, real,
     python)`` receives each wanted file with its display path and real path;
     ``problem(display, reason)`` each unreadable folder or broken Python symlink;
-    ``on_folder(folder)`` each folder read (the explain index keeps their mtimes)."""
+    ``on_folder(folder)`` each folder read (the explain index keeps their mtimes).
+    Folders whose real path is in ``skip_folders`` are not entered."""
     top_real = os.path.realpath(top)
     stack = [(top, top_real)]
     while stack:
@@ -343,6 +378,8 @@ def walk_tree(
             continue
         shown = display_path(folder)
         prefix = "" if shown == "." else shown + os.sep
+        # made absolute once per folder, not once per entry
+        absolute_prefix = os.path.join(os.path.abspath(folder), "")
         subdirs = []
         for entry in entries:
             try:
@@ -351,11 +388,14 @@ def walk_tree(
             except OSError:
                 continue
             if is_dir:
-                if not matcher.excluded(entry.path, True, top):
-                    subdirs.append((entry.path, os.path.join(real_folder, entry.name)))
+                real_sub = os.path.join(real_folder, entry.name)
+                if real_sub not in skip_folders and not matcher.excluded(
+                    entry.path, True, top, absolute=absolute_prefix + entry.name
+                ):
+                    subdirs.append((entry.path, real_sub))
                 continue
             python = kind(entry.name)
-            if python is None or matcher.excluded(entry.path, False, top):
+            if python is None or matcher.excluded(entry.path, False, top, absolute=absolute_prefix + entry.name):
                 continue
             real = os.path.join(real_folder, entry.name)
             if is_link:
@@ -391,10 +431,11 @@ def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
-def _walk(top: str, matcher: "_Matcher | _TreeMatcher", add, out: Discovery) -> None:
+def _walk(top: str, matcher: "_Matcher | _TreeMatcher", add, out: Discovery, skip_folders: frozenset[str] = frozenset()) -> None:
     walk_tree(
         top,
         matcher,
         lambda display, real, python: add(display, real),
         lambda display, reason: out.problems.append(PathProblem(display, reason)),
+        skip_folders=skip_folders,
     )

@@ -24,6 +24,7 @@ from agentlint.engine.analyze import (
 from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
+from agentlint.engine.stat_index import StatIndex
 from agentlint.engine.analyze import project_phase_wanted
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import UnreadableFile, read_regular
@@ -52,6 +53,23 @@ def _read(path: str, limit: int) -> bytes | str:
         return str(exc)
     except OSError as exc:
         return exc.strerror or str(exc)
+
+
+def _content_key(path: str, limit: int, index: StatIndex | None) -> tuple[str | None, str | None]:
+    """The file's cache key (from the stat index when the file has not changed since it
+    was last read, else from its bytes), or the reason it cannot be read."""
+    if index is None:
+        content = _read(path, limit)
+        return (None, content) if isinstance(content, str) else (Cache.key(path, content), None)
+    key, stamp = index.lookup(path)
+    if key is not None:
+        return key, None
+    content = _read(path, limit)
+    if isinstance(content, str):
+        return None, content
+    key = Cache.key(path, content)
+    index.record(path, stamp, key)
+    return key, None
 
 
 MAX_JOBS = 64
@@ -102,18 +120,24 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
     key = Cache.key(path, content)
     if keep_facts == "facts-only":
         return key, {"facts": facts_only_json(path, content, key, settings, cache)}
+    project = project_phase_wanted(settings)
     try:
         result = analyze_content(path, content, settings)
-        if cache is None and keep_facts is False:
+        if (cache is None and keep_facts is False) or not project:
             # nothing will read the facts: do not spend a tenth of the run encoding them
             result = replace(result, facts=FileFacts(result.facts.module, complete=result.facts.complete))
         data = result.to_json()
+        if not project:
+            # Per-file rules alone saw only part of the facts: the entry holds none (a
+            # later `explain` or partial run must not take them for the whole).
+            facts = data.pop("facts")
+            data["module"], data["complete"] = facts["module"], facts["complete"]
     except Exception as exc:  # a bug outside any one rule: this file gets AGL003, the run goes on
         crashed = engine_diagnostic(INTERNAL_ERROR, path, f"Analysis crashed: {type(exc).__name__}: {exc}")
         data = FileResult(path, (crashed,), FileFacts(module=module_name_for(path), complete=False)).to_json()
     if cache is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
         cache.put(key, data)
-    if keep_facts is not True:
+    if keep_facts is not True and "facts" in data:
         facts = data["facts"]
         keep = _PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
         data["facts"] = {k: facts[k] for k in keep if k in facts}
@@ -169,25 +193,29 @@ def run_groups(
         for settings, _ in groups
     ]
     caches = [open_cache(s.cache_dir, s.fingerprint()) if use_cache else None for s, _ in groups]
+    indexes = [StatIndex(c.directory) if c is not None else None for c in caches]
     results: list[dict[str, FileResult]] = [{} for _ in groups]
     hits = [0] * len(groups)
     todo: list[tuple[str, int]] = []
     remembered: list[list[Diagnostic] | None] = [None] * len(groups)
     project_keys: list[str | None] = [None] * len(groups)
+    others: "list[list[str] | None]" = [None] * len(groups)
+    """Per group, the files of its projects that were not passed, once known."""
     for index, (settings, files) in enumerate(groups):
         cache, keep = caches[index], keeps[index]
         keys: dict[str, str] = {}
         for path in files:
-            content = _read(path, settings.max_file_size)
-            if isinstance(content, str):
-                results[index][path] = unreadable(path, content)
+            key, reason = _content_key(path, settings.max_file_size, indexes[index])
+            if reason is not None:
+                results[index][path] = unreadable(path, reason)
             else:
-                keys[path] = Cache.key(path, content)
+                keys[path] = key
         if cache is not None and keep == "project" and paths is not None and not (stdin and index == 0):
             # Nothing changed since the last run of these files (same contents, same
             # settings, no file of their projects left out): its project findings hold,
             # and no file's facts need reading.
-            if not boundaries.context_files(files, paths, settings, boundaries.ProjectMap(settings)):
+            others[index] = boundaries.context_files(files, paths, settings, boundaries.ProjectMap(settings))
+            if not others[index]:
                 project_keys[index] = cache.project_key(
                     [(f"{p}\0{os.path.abspath(p)}", keys.get(p, "-")) for p in files]
                 )
@@ -223,10 +251,12 @@ def run_groups(
         group_results = results[index]
         crashes: list[tuple[str, str]] = []
         context = (
-            _context_facts(group_results, paths, settings, caches[index], crashes, settings_of)
+            _context_facts(group_results, paths, settings, caches[index], crashes, settings_of, indexes[index], others[index])
             if keeps[index] and paths is not None
             else None
         )
+        if indexes[index] is not None:
+            indexes[index].save()
         cache, project_key = caches[index], project_keys[index]
         found: list[list[Diagnostic]] = []
         diagnostics = finalize(
@@ -251,17 +281,20 @@ def facts_json(
     of a full analysis), in the process pool, and stored facts-only. No project phase
     runs and no result is decoded."""
     cache = open_cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
+    index = StatIndex(cache.directory) if cache is not None else None
     todo: list[str] = []
     for path in files:
-        content = _read(path, settings.max_file_size)
-        if isinstance(content, str):
-            yield path, unreadable(path, content).facts.to_json()
+        key, reason = _content_key(path, settings.max_file_size, index)
+        if reason is not None:
+            yield path, unreadable(path, reason).facts.to_json()
             continue
-        facts = cached_facts(cache, Cache.key(path, content)) if cache is not None else None
+        facts = cached_facts(cache, key) if cache is not None and key is not None else None
         if facts is not None:
             yield path, facts
         else:
             todo.append(path)
+    if index is not None:
+        index.save()
     for path, _index, _key, data in _analyze_all([(p, 0) for p in todo], [settings], jobs, [cache is not None], ["facts-only"]):
         yield path, data["facts"]
 
@@ -269,19 +302,22 @@ def facts_json(
 def _context_facts(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None,
     crashes: list[tuple[str, str]], settings_of: Callable[[str], Settings] | None = None,
+    index: StatIndex | None = None, others: list[str] | None = None,
 ) -> dict[str, FileFacts] | None:
     """Facts of the files of the checked files' projects that were not checked (those
-    of the same configuration, when ``settings_of`` tells)."""
+    of the same configuration, when ``settings_of`` tells); ``others``: those files,
+    when the caller found them already."""
     if not project_phase_wanted(settings):
         return None
-    project_map = boundaries.ProjectMap(settings)
-    others = boundaries.context_files([p for p in results if p != "-"], paths, settings, project_map)
+    if others is None:
+        others = boundaries.context_files([p for p in results if p != "-"], paths, settings, boundaries.ProjectMap(settings))
     if settings_of is not None:
         others = [p for p in others if settings_of(p) is settings]
     if not others:
         return None
     return boundaries.load_context_facts(
-        others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes
+        others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes,
+        key_of=(lambda path: _content_key(path, settings.max_file_size, index)[0]) if index is not None else None,
     )
 
 

@@ -133,3 +133,32 @@ class ImportTable:
                 self._import_keys.add(key)
                 self.imports.append(ImportFact(local, qualified, stmt.lineno))
         return [pair for pair in pairs if pair[0] != "*"]
+
+
+_BODIES = ("body", "orelse", "finalbody")
+
+
+def collect_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[ImportFact, ...]:
+    """The module's import facts alone, in the order the facts walk records them
+    (module-level ones first, then those in functions and classes, in source order):
+    what per-file rules read when no rule needs the rest of the facts."""
+    table = ImportTable(module, is_package)
+    table.collect_module_names(tree)
+    stack: list[tuple[ast.stmt, bool]] = [(stmt, False) for stmt in reversed(tree.body)]
+    while stack:
+        stmt, nested = stack.pop()
+        cls = type(stmt)
+        if cls is ast.Import or cls is ast.ImportFrom:
+            if nested:
+                table._import_names(stmt)  # type: ignore[arg-type]
+            continue
+        inner = nested or cls in _DEFS or cls is ast.AsyncFunctionDef
+        children: list[ast.stmt] = []
+        for name in _BODIES:
+            children += getattr(stmt, name, None) or ()
+        for handler in getattr(stmt, "handlers", None) or ():
+            children += handler.body
+        for case in getattr(stmt, "cases", None) or ():
+            children += case.body
+        stack.extend((child, inner) for child in reversed(children))
+    return tuple(table.imports)

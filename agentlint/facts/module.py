@@ -80,6 +80,7 @@ from agentlint.facts import cost, prompts
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES, dotted
 from agentlint.facts.bindings import _ADDERS, constant_key
 from agentlint.facts.chains import UseChains
+from agentlint.facts.imports import collect_imports
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.scopes import (
     BRANCHING,
@@ -732,3 +733,9 @@ def extract_facts(path: str, tree: ast.Module, source: str | None = None, *, pro
         prompt_blocks=prompt_blocks,
     )
 
+
+
+def import_facts(path: str, tree: ast.Module) -> FileFacts:
+    """The module name and imports alone (``imports.collect_imports``): all that the
+    per-file rules read of a file in which none runs on the agent model."""
+    return FileFacts(module_name_for(path), imports=collect_imports(tree, module_name_for(path), os.path.basename(path) == "__init__.py"))

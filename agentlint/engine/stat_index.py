@@ -1,0 +1,106 @@
+"""Which files are unchanged since the last run, from ``stat`` alone.
+
+A warm run used to read and hash every file to find its cache entry. The index keeps,
+per settings folder of the cache, each file's content key with the ``stat`` it had when
+it was read (size, modification and change times in nanoseconds, inode); while they
+stay the same the key is taken as it is, and the file is not read. Any write to a file
+changes its change time (``st_ctime`` cannot be set by a program), so a tool that keeps
+the modification time (`cp -p`, `rsync -t`, `touch -d`) does not fool it either.
+
+A file modified twice within one tick of the filesystem's clock keeps the same times:
+an entry is recorded only for a file whose times are older than the start of the run by
+more than ``RACY_SECONDS`` (as git does with its index), so such a file is read and
+hashed until it has been left alone for a moment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from agentlint.engine.files import atomic_write
+from agentlint.facts.source import read_regular
+
+INDEX_FILE = "stat-index.json"
+RACY_SECONDS = 2
+"""The coarsest clock tick of a common filesystem (FAT keeps even seconds)."""
+MAX_ENTRIES = 200_000
+"""Entries kept; the files of the run that writes the index come first."""
+_FORMAT = 1
+_MAX_BYTES = 1 << 28
+
+Stamp = tuple[int, int, int, int]
+_clock = time.time
+
+
+class StatIndex:
+    def __init__(self, directory: str, now: float | None = None) -> None:
+        self.path = os.path.join(directory, INDEX_FILE)
+        self._trusted_before = int(((_clock() if now is None else now) - RACY_SECONDS) * 1e9)
+        self._entries: dict[str, list[Any]] = _load(self.path)
+        self._seen: set[str] = set()
+        self._dirty = False
+
+    @staticmethod
+    def stamp(path: str) -> Stamp | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+    def lookup(self, path: str) -> tuple[str | None, Stamp | None]:
+        """The content key recorded for ``path`` when its ``stat`` has not changed (else
+        None), and the stamp taken now: give it to ``record`` once the file is read
+        (taken before the read, a change during the read only costs a hash next time)."""
+        absolute = os.path.abspath(path)
+        self._seen.add(absolute)
+        stamp = self.stamp(absolute)
+        entry = self._entries.get(absolute)
+        if stamp is not None and entry is not None and tuple(entry[:4]) == stamp:
+            return entry[4], stamp
+        return None, stamp
+
+    def record(self, path: str, stamp: Stamp | None, key: str) -> None:
+        absolute = os.path.abspath(path)
+        if stamp is None or max(stamp[1], stamp[2]) >= self._trusted_before:
+            self._entries.pop(absolute, None)  # just written: read and hash it next time too
+            self._dirty = True
+            return
+        entry = [*stamp, key]
+        if self._entries.get(absolute) != entry:
+            self._entries[absolute] = entry
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write the index when it changed (atomically: a reader sees the old one or the
+        new one). A failed write costs the next run its hashing, nothing else."""
+        if not self._dirty:
+            return
+        entries = self._entries
+        if len(entries) > MAX_ENTRIES:
+            kept = [p for p in entries if p in self._seen] + [p for p in entries if p not in self._seen]
+            entries = {p: entries[p] for p in kept[:MAX_ENTRIES]}
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            payload = json.dumps({"format": _FORMAT, "files": entries}, separators=(",", ":"))
+            atomic_write(self.path, payload.encode("utf-8", "surrogatepass"))
+            self._dirty = False
+        except (OSError, ValueError):
+            pass
+
+
+def _load(path: str) -> dict[str, list[Any]]:
+    try:
+        data = json.loads(read_regular(path, _MAX_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return {}  # none yet, or unreadable: every file is read and hashed
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("files"), dict):
+        return {}
+    return {
+        path: entry
+        for path, entry in data["files"].items()
+        if isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], str)
+    }

@@ -1,0 +1,155 @@
+"""A warm run decides from `stat` which files are unchanged (engine/stat_index.py): it
+reads none of them, and still sees every change, even one that keeps the size and the
+modification time."""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import agentlint.engine.run as run_module
+from agentlint.api import settings_for
+from agentlint.engine.run import run
+from agentlint.engine import stat_index
+from agentlint.engine.stat_index import INDEX_FILE, StatIndex
+
+SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
+QUIET = "try:\n    pass\nexcept Exception:\n   raise\n"  # as long as SILENT, and not silent
+LONG_AGO = time.time() - 3600
+
+
+def _age(path: Path, when: float = LONG_AGO) -> None:
+    os.utime(path, (when, when))
+
+
+@pytest.fixture
+def a_minute_later(monkeypatch):
+    """Runs that start a minute after the files were written (their change time, which
+    no program can set back, is then old enough to be trusted)."""
+    later = time.time() + 60
+    monkeypatch.setattr(stat_index, "_clock", lambda: later)
+    return later
+
+
+def _project(tmp_path: Path) -> tuple[list[str], object]:
+    files = []
+    for i in range(4):
+        path = tmp_path / f"m{i}.py"
+        path.write_text(SILENT if i % 2 == 0 else "x = 1\n")
+        _age(path)
+        files.append(str(path))
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
+    return files, settings
+
+
+def _count_reads(monkeypatch) -> list[str]:
+    reads: list[str] = []
+    real = run_module._read
+    monkeypatch.setattr(run_module, "_read", lambda path, limit: reads.append(path) or real(path, limit))
+    return reads
+
+
+def test_a_warm_run_reads_no_unchanged_file(tmp_path, monkeypatch, a_minute_later):
+    files, settings = _project(tmp_path)
+    cold = run(files, settings, jobs=1)
+    reads = _count_reads(monkeypatch)
+    warm = run(files, settings, jobs=1)
+    assert reads == []
+    assert warm.cache_hits == len(files)
+    assert warm.diagnostics == cold.diagnostics
+
+
+def test_a_change_that_keeps_size_and_mtime_is_seen(tmp_path, a_minute_later):
+    files, settings = _project(tmp_path)
+    assert {d.path for d in run(files, settings, jobs=1).diagnostics} == {files[0], files[2]}
+    target = Path(files[0])
+    before = os.stat(target)
+    assert len(QUIET) == len(SILENT)
+    target.write_text(QUIET)
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(target)
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    # the change time moved (no program can set it): the file is read again
+    assert {d.path for d in run(files, settings, jobs=1).diagnostics} == {files[2]}
+
+
+def test_a_file_written_just_now_is_hashed_until_it_settles(tmp_path, monkeypatch, a_minute_later):
+    files, settings = _project(tmp_path)
+    fresh = tmp_path / "fresh.py"
+    fresh.write_text("x = 2\n")
+    _age(fresh, a_minute_later - 0.5)  # modified half a second before the run starts
+    files.append(str(fresh))
+    run(files, settings, jobs=1)
+    index = json.loads(next((tmp_path / "cache").rglob(INDEX_FILE)).read_text())
+    assert str(fresh) not in index["files"]
+    assert all(p in index["files"] for p in files[:-1])
+    reads = _count_reads(monkeypatch)
+    run(files, settings, jobs=1)
+    assert reads == [str(fresh)]
+
+
+def test_a_broken_index_costs_only_the_hashing(tmp_path, monkeypatch, a_minute_later):
+    files, settings = _project(tmp_path)
+    cold = run(files, settings, jobs=1)
+    index_path = next((tmp_path / "cache").rglob(INDEX_FILE))
+    index_path.write_text('{"format": 1, "files": {"x": [1')
+    reads = _count_reads(monkeypatch)
+    again = run(files, settings, jobs=1)
+    assert sorted(reads) == sorted(files) and again.diagnostics == cold.diagnostics
+    assert again.cache_hits == len(files)
+    assert len(json.loads(index_path.read_text())["files"]) == len(files)  # rewritten whole
+
+
+@pytest.mark.parametrize("entry", [["a"], [1, 2, 3, 4, 5], "not a list"])
+def test_entries_of_the_wrong_shape_are_ignored(tmp_path, entry):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / INDEX_FILE).write_text(json.dumps({"format": 1, "files": {str(tmp_path / "a.py"): entry}}))
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert StatIndex(str(folder)).lookup(str(tmp_path / "a.py"))[0] is None
+
+
+def test_the_other_files_of_a_partial_run_are_not_read_when_unchanged(tmp_path, monkeypatch, a_minute_later):
+    """pre-commit passes the changed files: the project's other files give their facts
+    from the cache, found through the index without reading them."""
+    (tmp_path / "pyproject.toml").write_text("")
+    prompt = '"""You are a careful support agent. Answer in English, cite the order number, never promise refunds, and escalate angry customers to a human."""'
+    (tmp_path / "a.py").write_text(f"SYSTEM = {prompt}\n")
+    (tmp_path / "b.py").write_text(f"SYSTEM_PROMPT = {prompt}\n")
+    for name in ("a.py", "b.py", "pyproject.toml"):
+        _age(tmp_path / name)
+    settings = settings_for(select=["AGL401"])
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "c"), "root": str(tmp_path)})
+    everything = [str(tmp_path / "a.py"), str(tmp_path / "b.py")]
+    run(everything, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    reads = _count_reads(monkeypatch)
+    partial = run([everything[0]], settings, jobs=1, keep_facts=None, paths=[everything[0]])
+    assert {d.code for d in partial.diagnostics} == {"AGL401"}
+    assert reads == []
+
+
+def test_through_the_cli_an_edit_in_place_is_seen(tmp_path, agentlint_exe):
+    """The same size, the same modification time, other contents: what an editor that
+    restores times, or `cp -p`, leaves behind."""
+    (tmp_path / "pyproject.toml").write_text("")
+    target = tmp_path / "app.py"
+    target.write_text(SILENT)
+    _age(target)
+    time.sleep(stat_index.RACY_SECONDS + 0.2)  # until its change time can be trusted
+    command = [agentlint_exe, "check", "app.py", "--output-format", "json", "--cache-dir", "cache"]
+    first = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert [d["code"] for d in json.loads(first.stdout)] == ["AGL302"]
+    recorded = json.loads(next((tmp_path / "cache").rglob(INDEX_FILE)).read_text())["files"]
+    assert str(target) in recorded
+    again = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert again.stdout == first.stdout
+    before = os.stat(target)
+    target.write_text(QUIET)
+    assert len(QUIET) == len(SILENT)
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert json.loads(changed.stdout) == [], changed.stderr
