@@ -157,6 +157,30 @@ def test_methods_named_in_a_table(explain):
     assert "(dispatched by name 50)" in text
 
 
+def test_modules_loaded_by_a_built_name(explain):
+    """`importlib.import_module(f"desk.plugins.{name}")` (or through a local holding
+    `"desk.plugins." + name`) may load every module of the package: a call on what it
+    returns reaches each one's function of that name."""
+    answer = explain("DIGEST_PROMPT")
+    assert functions(answer) == {
+        "desk.plugins.digest.build",
+        "desk.plugin_runner.run_plugin",
+        "desk.plugin_runner.run_through_a_path",
+        "desk.plugin_runner.handle",
+    }
+    assert "desk.plugins.digest.unrelated" not in reached(answer)
+    assert answer["stopped"] == []
+
+
+def test_a_module_loaded_by_a_name_that_says_nothing_is_where_the_search_stopped(explain):
+    answer = explain("ARCHIVE_PROMPT")
+    assert functions(answer) == {"desk.plugins.archive.export"}
+    assert [(s["qualified"], s["calls"], s["examples"]) for s in answer["stopped"]] == [
+        ("desk.plugins.archive.export", 1, ["desk/plugin_runner.py:26"]),
+    ]
+    assert "Where the search may have stopped early" in _text("ARCHIVE_PROMPT")
+
+
 # -- 5. calls in attribute initialisers --------------------------------------------------------------
 
 

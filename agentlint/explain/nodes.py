@@ -41,7 +41,7 @@ _BUILTIN_METHODS = frozenset(
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extensions"}
 
 
-GRAPH_VERSION = 3
+GRAPH_VERSION = 4
 """Version of the resolution rules; kept predecessors (the memo) of another are dropped."""
 
 

@@ -31,7 +31,7 @@ import re
 from agentlint.explain.nodes import MODULE, SELF_NAMES, NodeRef, by_name, chain_names, head_name
 from agentlint.explain.resolve import Resolution
 
-_OP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*[*?]?)|(\(\))|\[([^\]]*)\]")
+_OP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*[*?]?|\*)|(\(\))|\[([^\]]*)\]")
 _GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
 _VIEWS = frozenset({"values", "copy"})
 _MAX_VALUES = 64
@@ -135,9 +135,25 @@ class Values(Resolution):
             return [("def", (number, head))], ops
         for cut in range(len(names), 0, -1):
             module = ".".join(names[:cut])
-            if module in self.by_module:
+            if module in self.by_module or self._submodules(module):
+                # a module, or a package that is a folder only (no `__init__.py`)
                 return [("mod", module)], ops[cut - 1 :]
         return [], []
+
+    def _submodules(self, package: str) -> list[str]:
+        """The project's modules directly inside ``package``."""
+        if self._children is None:
+            children: dict[str, list[str]] = {}
+            for module in self.by_module:
+                parent, dot, _ = module.rpartition(".")
+                while dot:
+                    children.setdefault(parent, []).append(module)
+                    module = parent
+                    parent, dot, _ = module.rpartition(".")
+            self._children = {k: sorted(set(v)) for k, v in children.items()}
+        return self._children.get(package, [])
+
+    _children: "dict[str, list[str]] | None" = None
 
     def _class_of_scope(self, number: int, scope: str) -> NodeRef | None:
         if scope != MODULE and self.kind((number, scope)) == "class":
@@ -297,6 +313,9 @@ class Values(Resolution):
                     "function", "class",
                 ):
                     out.append(("def", (number, child)))
+        if name.endswith("*"):
+            # `importlib.import_module(f"pkg.plugins.{name}")`: any module of the package
+            out += [("mod", sub) for sub in self._submodules(module) if sub.rpartition(".")[2].startswith(plain)]
         return out
 
     # -- the typed facts -------------------------------------------------------------

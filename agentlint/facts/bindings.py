@@ -17,7 +17,10 @@ resolved through the module's imports:
 - ``self`` / ``cls``: the class the expression is read in;
 - ``X.cmd_*`` and ``X.name?``: an attribute looked up by a name built at run time
   (`getattr(self, f"cmd_{name}")`) or taken from a table of names, matched by
-  prefix or exactly.
+  prefix or exactly;
+- ``pkg.plugins.*``: a module loaded by a name built at run time
+  (`importlib.import_module(f"pkg.plugins.{name}")`): any module of `pkg.plugins`
+  (``pkg.plugins.run_*``: those whose name starts so).
 """
 
 from __future__ import annotations
@@ -203,6 +206,10 @@ class ReceiverTypes(ImportTable):
 
     def _call_types(self, value: ast.Call, depth: int) -> tuple[str, ...]:
         func = value.func
+        if value.args and (type(func) is _Attribute or type(func) is _Name):
+            callee = dotted(func)
+            if callee and callee.rpartition(".")[2] == "import_module" and self.resolve(callee) == "importlib.import_module":
+                return self._imported_module(value)
         if type(func) is _Name:
             name = func.id  # type: ignore[attr-defined]
             builtin = name in NOT_A_RECEIVER_TYPE and self._unshadowed(name)
@@ -225,6 +232,29 @@ class ReceiverTypes(ImportTable):
             else:
                 out += [te for te in held if te[:1] == "["]
         return tuple(dict.fromkeys(out))[:MAX_TYPES]
+
+    def _imported_module(self, call: ast.Call) -> tuple[str, ...]:
+        """`importlib.import_module("pkg.mod")`: that module; with a name built at run
+        time from a constant start (`f"pkg.plugins.{name}"`, `"pkg.plugins." + name`,
+        a local holding either), any module the start allows (``pkg.plugins.*``). A
+        relative name (`package=`) or one with no constant package says nothing."""
+        if any(kw.arg == "package" for kw in call.keywords):
+            return ()
+        node = call.args[0]
+        cls = type(node)
+        if cls is _Constant:
+            name = node.value  # type: ignore[attr-defined]
+            return (name,) if type(name) is str and _dotted_module(name) else ()
+        start = None
+        if cls is _JoinedStr and node.values and type(node.values[0]) is _Constant:  # type: ignore[attr-defined]
+            start = node.values[0].value  # type: ignore[attr-defined]
+        elif cls is _BinOp and type(node.op) is ast.Add and type(node.left) is _Constant:  # type: ignore[attr-defined]
+            start = node.left.value  # type: ignore[attr-defined]
+        elif cls is _Name and self.prefixes:
+            start = self.prefixes.get(node.id)  # type: ignore[attr-defined]
+        if type(start) is not str or not _module_start(start):
+            return ()
+        return (start + "*",)
 
     def _unshadowed(self, name: str) -> bool:
         scoped = self.scoped
@@ -281,7 +311,8 @@ class ReceiverTypes(ImportTable):
             start = value.values[0].value  # type: ignore[attr-defined]
         elif cls is _BinOp and type(value.op) is ast.Add and type(value.left) is _Constant:  # type: ignore[attr-defined]
             start = value.left.value  # type: ignore[attr-defined]
-        if type(start) is str and start.isidentifier():
+        if type(start) is str and (start.isidentifier() or _module_start(start)):
+            # a name's start (`cmd_`), or a module path's (`pkg.plugins.`)
             self.prefixes[name] = start
         else:
             self.prefixes.pop(name, None)
@@ -501,3 +532,14 @@ class ReceiverTypes(ImportTable):
 
 def _kept(items) -> tuple[str, ...]:
     return tuple(dict.fromkeys(item for item in items if item is not None))[:MAX_ELEMENTS]
+
+
+def _dotted_module(name: str) -> bool:
+    """`pkg.mod`: identifiers joined by dots."""
+    return bool(name) and all(part.isidentifier() for part in name.split("."))
+
+
+def _module_start(start: str) -> bool:
+    """`pkg.plugins.` or `pkg.plugins.run_`: a package, then the start of a module name."""
+    package, dot, partial = start.rpartition(".")
+    return bool(dot) and _dotted_module(package) and (not partial or partial.isidentifier())

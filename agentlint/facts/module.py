@@ -98,7 +98,7 @@ from agentlint.facts.scopes import (
 )
 from agentlint.facts.types import CallFact, DefinitionFact, FileFacts, ReferenceFact
 
-FACTS_VERSION = 17
+FACTS_VERSION = 18
 """Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 _Attribute, _Name, _Call, _Load, _Await = ast.Attribute, ast.Name, ast.Call, ast.Load, ast.Await
