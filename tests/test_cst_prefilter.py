@@ -123,3 +123,47 @@ def test_only_the_statements_that_can_hold_a_finding_are_parsed(monkeypatch):
     assert parsed == [[41]], "only the tool's statement is given to LibCST"
     assert [(d.code, d.span.start.line) for d in found] == [("AGL302", line)]
     assert "inside tool `lookup`" in found[0].message
+
+
+def test_only_the_members_of_a_class_that_can_hold_a_finding_are_parsed(monkeypatch):
+    """A file that is one big class (most library modules): LibCST sees the class header
+    and the one method whose handler is silent, and the finding keeps its line, its
+    column and the class and method names around it."""
+    from agentlint.engine import cst_pass
+
+    methods = "".join(
+        f"    @staticmethod\n    def helper_{i}(x):\n        try:\n            return x()\n"
+        f"        except Exception:\n            raise\n\n"
+        for i in range(30)
+    )
+    source = (
+        "from agents import function_tool\n\n\n"
+        "@decorate\nclass Search(  # a header over two lines\n    Base,\n):\n"
+        '    """The docstring, which is not parsed again."""\n\n    # a comment before the members\n'
+        + methods
+        + "    @function_tool\n    def lookup(self, city: str) -> str:\n        try:\n            return fetch(city)\n"
+        "        except Exception:\n            return ''\n"
+        + methods.replace("helper_", "after_")
+    )
+    lines = source.splitlines()
+    line = lines.index("    def lookup(self, city: str) -> str:") + 4
+    parsed: list = []
+    texts: list[str] = []
+    real_regions, real_cst = analyze.run_on_statements, cst_pass.run_cst_rules
+    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[-1]) or real_regions(*a))
+    monkeypatch.setattr(cst_pass, "run_cst_rules", lambda path, text, *a, **k: texts.append(text) or real_cst(path, text, *a, **k))
+    settings = settings_for(select=["AGL302"])
+    found = analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
+    assert parsed == [[(1, (31,))]], "the class with its one member that can hold a finding"
+    assert len(texts) == 1 and "helper_" not in texts[0] and "after_" not in texts[0] and "docstring" not in texts[0]
+    assert [(d.code, d.span.start.line, d.span.start.column) for d in found] == [("AGL302", line, 9)]
+    whole = analyze_without_decision(source, settings)
+    assert [(d.code, d.span, d.message) for d in found] == [(d.code, d.span, d.message) for d in whole]
+
+
+def analyze_without_decision(source: str, settings):
+    analyze.CST_PREFILTER = False
+    try:
+        return analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
+    finally:
+        analyze.CST_PREFILTER = True

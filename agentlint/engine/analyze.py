@@ -25,7 +25,7 @@ from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered, too_large
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
-from agentlint.rules.api import ModelContext
+from agentlint.rules.api import ModelContext, Region
 from agentlint.rules.builtin import (
     INTERNAL_ERROR,
     SYNTAX_ERROR,
@@ -275,10 +275,11 @@ CST_PREFILTER = True
 off only to prove that the decision changes no finding."""
 
 
-def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Settings) -> list[int] | None:
-    """The top-level statements every rule to run can report in (``Rule.cst_regions``),
-    or None when one of them needs the whole module."""
-    out: list[int] = []
+def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Settings) -> list[Region] | None:
+    """The top-level statements every rule to run can report in (``Rule.cst_regions``:
+    a class with some members, when no rule needs the whole class), or None when one of
+    them needs the whole module."""
+    members: dict[int, set[int] | None] = {}
     for cls in rules:
         try:
             found = cls.cst_regions(tree, facts, settings.rule_settings.get(cls.meta.code, {}))
@@ -286,8 +287,12 @@ def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Setti
             return None  # the whole module, where the rule reports its own crash
         if found is None:
             return None
-        out += found
-    return out
+        for region in found:
+            if isinstance(region, int):
+                members[region] = None
+            elif members.get(region[0], set()) is not None:
+                members[region[0]] = members.get(region[0], set()) | set(region[1])  # type: ignore[operator]
+    return [index if inner is None else (index, tuple(sorted(inner))) for index, inner in sorted(members.items())]
 
 
 def _needs_cst(cls: type, tree: ast.Module, facts: FileFacts, settings: Settings) -> bool:

@@ -8,12 +8,13 @@ never pays for importing it (start-up matters for pre-commit).
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from typing import Mapping
 
 from agentlint.engine.config import Settings
 from agentlint.facts.types import FileFacts
-from agentlint.rules.api import RuleContext
+from agentlint.rules.api import Region, RuleContext
 from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
 from agentlint.rules.lazy import libcst_module
@@ -44,22 +45,42 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 def run_on_statements(
     path: str, text: str, rule_classes: list, settings: Settings, facts: FileFacts, tree: ast.Module,
-    indexes: list[int],
+    regions: "list[Region]",
 ) -> list[Diagnostic] | None:
     """The rules run on the lines of some top-level statements only (``Rule.cst_regions``):
     LibCST parses those lines as a module of their own; the reports keep the file's line
-    numbers because positions are anchored on the `ast` statements, which carry them. None
-    when that cannot be done here (the statements cover most of the file, the snippet does
-    not parse, a position cannot be anchored): then the whole file is parsed."""
+    numbers because positions are anchored on the `ast` statements, which carry them. A
+    class given with some members is its header lines and those members' lines (the
+    `ast` statement is a copy holding those members alone). None when that cannot be done
+    here (the statements cover most of the file, the snippet does not parse, a position
+    cannot be anchored): then the whole file is parsed."""
     lines = _LINE.findall(text)
-    chosen = [tree.body[i] for i in sorted(set(indexes))]
-    spans = [(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) - 1, s.end_lineno or s.lineno)
-             for s in chosen]
+    chosen: list[ast.stmt] = []
+    spans: list[tuple[int, int]] = []
+    for region in regions:
+        index, members = (region, None) if isinstance(region, int) else region
+        statement = tree.body[index]
+        if members is not None and type(statement) is ast.ClassDef:
+            header_end = _first_line(statement.body[0]) - 1
+            if header_end > statement.lineno - 1:  # the body starts on a line of its own
+                clone = copy.copy(statement)
+                clone.body = [statement.body[i] for i in members]
+                chosen.append(clone)
+                spans.append((_first_line(statement) - 1, header_end))
+                spans += [(_first_line(member) - 1, member.end_lineno or member.lineno) for member in clone.body]
+                continue
+        chosen.append(statement)
+        spans.append((_first_line(statement) - 1, statement.end_lineno or statement.lineno))
     if not chosen or sum(end - start for start, end in spans) * 10 > len(lines) * 8:
         return None
     snippet = "".join("".join(lines[start:end]) for start, end in spans)
     return run_cst_rules(path, snippet, rule_classes, settings, None, facts, ast.Module(body=chosen, type_ignores=[]),
                          whole_text=text)
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """The statement's first line, its decorators included."""
+    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
 
 
 def run_cst_rules(

@@ -32,19 +32,30 @@ def candidate_statements(
     reporters: Iterable[str],
     *,
     first_only: bool = False,
-) -> list[int]:
-    """The indexes of the module's top-level statements that hold a broad handler not
-    cleared by a raise or a recording call: the only code the rule can report in."""
+) -> "list[int | tuple[int, tuple[int, ...]]]":
+    """The module's top-level statements that hold a broad handler not cleared by a
+    raise or a recording call: the only code the rule can report in. A class is given as
+    (its index, the indexes of the members that hold one) when not all of them do (a
+    report needs the class and function names around the handler, nothing else)."""
     dotted_reporters = frozenset(r for r in reporters if "." in r)
     bare_reporters = frozenset(r for r in reporters if "." not in r)
-    found: list[int] = []
-    for index, statement in enumerate(tree.body):
+
+    def holds(statement: ast.stmt) -> bool:
         for node in _handlers([statement]):
             if node.type is not None and not _broad(node.type, imports):
                 continue
             if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
-                found.append(index)
-                break
+                return True
+        return False
+
+    found: "list[int | tuple[int, tuple[int, ...]]]" = []
+    for index, statement in enumerate(tree.body):
+        if type(statement) is ast.ClassDef and not first_only:
+            members = tuple(i for i, member in enumerate(statement.body) if holds(member))
+            if members:
+                found.append(index if len(members) == len(statement.body) else (index, members))
+        elif holds(statement):
+            found.append(index)
         if found and first_only:
             break
     return found

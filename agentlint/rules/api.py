@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple
+from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple, Union
 
 from agentlint.facts.types import FileFacts, ImportFact
 from agentlint.rules.diagnostics import (
@@ -40,6 +40,9 @@ class PendingReport:
     """The ancestors of ``node`` when it was reported (positions are computed from them)."""
     replacement: "NodeFix | None" = None
 
+
+Region = Union[int, Tuple[int, Tuple[int, ...]]]
+"""A top-level statement, or a class with some of its members (``Rule.cst_regions``)."""
 
 Located = Tuple["cst.CSTNode", Tuple["cst.CSTNode", ...]]
 """A node with its ancestors (outermost first): enough for the engine to find its
@@ -147,11 +150,13 @@ class Rule:
         return True
 
     @classmethod
-    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> list[int] | None:
-        """The indexes of the top-level statements (``tree.body``) that the rule can
-        report in and that hold everything its report needs, or None for the whole module
-        (the default: a rule that reads imports from the tree, or offers fixes). When every
-        rule run on a file names its statements, LibCST parses only those lines."""
+    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> "list[Region] | None":
+        """The top-level statements (indexes into ``tree.body``) that the rule can report
+        in and that hold everything its report needs, or None for the whole module (the
+        default: a rule that reads imports from the tree, or offers fixes). A class may be
+        given as (its index, the indexes of the members the rule can report in): LibCST
+        then sees the class with those members only. When every rule run on a file names
+        its statements, LibCST parses only those lines."""
         return None
 
     def __init__(self, context: RuleContext) -> None:

@@ -20,7 +20,7 @@ from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
 from agentlint.rules._silent_except_ast import candidate_statements
-from agentlint.rules.api import Rule, RuleContext, dotted_name
+from agentlint.rules.api import Region, Rule, RuleContext, dotted_name
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.lazy import libcst_module
 from agentlint.rules.traversal import nested_scopes
@@ -309,13 +309,13 @@ class SilentBroadExcept(Rule):
         return bool(cls._candidates(tree, facts, settings, first_only=True))
 
     @classmethod
-    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> list[int] | None:
+    def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> "list[Region] | None":
         # a report needs only the top-level statement around the handler (its function
         # and class names); imports come from the facts of the whole file
         return cls._candidates(tree, facts, settings)
 
     @staticmethod
-    def _candidates(tree: ast.Module, facts: FileFacts, settings: dict[str, Any], *, first_only: bool = False) -> list[int]:
+    def _candidates(tree: ast.Module, facts: FileFacts, settings: dict[str, Any], *, first_only: bool = False) -> "list[Region]":
         imports = {i.local: i.qualified for i in facts.imports if i.local != "*"}
         loggers = frozenset(settings.get("logger-objects", recording.DEFAULT_LOGGER_OBJECTS))
         return candidate_statements(tree, imports, loggers, settings.get("reporter-callables", ()), first_only=first_only)
