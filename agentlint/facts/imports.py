@@ -136,6 +136,11 @@ class ImportTable:
 
 
 _BODIES = ("body", "orelse", "finalbody")
+_COMPOUND = frozenset({
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With,
+    ast.AsyncWith, ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()), *((ast.Match,) if hasattr(ast, "Match") else ()),
+})
+"""The statements that hold other statements (only they can hold an import)."""
 
 
 def collect_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[ImportFact, ...]:
@@ -152,7 +157,9 @@ def collect_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[Im
             if nested:
                 table._import_names(stmt)  # type: ignore[arg-type]
             continue
-        inner = nested or cls in _DEFS or cls is ast.AsyncFunctionDef
+        if cls not in _COMPOUND:
+            continue
+        inner = nested or cls in _DEFS
         children: list[ast.stmt] = []
         for name in _BODIES:
             children += getattr(stmt, name, None) or ()

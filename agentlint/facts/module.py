@@ -738,4 +738,5 @@ def extract_facts(path: str, tree: ast.Module, source: str | None = None, *, pro
 def import_facts(path: str, tree: ast.Module) -> FileFacts:
     """The module name and imports alone (``imports.collect_imports``): all that the
     per-file rules read of a file in which none runs on the agent model."""
-    return FileFacts(module_name_for(path), imports=collect_imports(tree, module_name_for(path), os.path.basename(path) == "__init__.py"))
+    module = module_name_for(path)
+    return FileFacts(module, imports=collect_imports(tree, module, os.path.basename(path) == "__init__.py"))
