@@ -153,3 +153,22 @@ def test_through_the_cli_an_edit_in_place_is_seen(tmp_path, agentlint_exe):
     os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
     changed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
     assert json.loads(changed.stdout) == [], changed.stderr
+
+
+def test_a_warm_run_with_nothing_changed_opens_no_cache_entry(tmp_path, monkeypatch, a_minute_later):
+    """The index keeps each unchanged file's (small) findings line: once the project
+    phase is remembered too, the findings come from the index alone."""
+    files, settings = _project(tmp_path)
+    first = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    opened: list[str] = []
+    real_get = run_module.Cache.get
+    monkeypatch.setattr(run_module.Cache, "get", lambda self, key, **kw: opened.append(key) or real_get(self, key, **kw))
+    reads = _count_reads(monkeypatch)
+    again = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    assert opened == [] and reads == []
+    assert again.diagnostics == first.diagnostics and again.cache_hits == len(files)
+    # a changed file drops what was kept for it: its entry is read again
+    Path(files[1]).write_text("try:\n    pass\nexcept Exception:\n    pass\n")
+    changed = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
+    assert {d.path for d in changed.diagnostics} == {files[0], files[1], files[2]}

@@ -222,9 +222,14 @@ def run_groups(
                 remembered[index] = _remembered(cache, project_keys[index])
                 if remembered[index] is not None:
                     keep = keeps[index] = False
+        stat_index = indexes[index]
         for path, key in keys.items():
             if cache is not None:
-                cached = cache.get(key, facts=keep is not False)
+                cached = stat_index.findings(path) if keep is False and stat_index is not None else None
+                if cached is None:
+                    cached = cache.get(key, facts=keep is not False)
+                    if cached is not None and keep is False and stat_index is not None:
+                        stat_index.keep_findings(path, key, cached)
                 if cached is not None:
                     try:
                         results[index][path] = FileResult.from_json(cached, path, with_facts=keep)

@@ -3,7 +3,9 @@
 A warm run used to read and hash every file to find its cache entry. The index keeps,
 per settings folder of the cache, each file's content key with the ``stat`` it had when
 it was read (size, modification and change times in nanoseconds, inode); while they
-stay the same the key is taken as it is, and the file is not read. Any write to a file
+stay the same the key is taken as it is, and the file is not read. A small findings
+line of the file's cache entry is kept there too, so that a warm run whose project
+phase is remembered opens no entry either. Any write to a file
 changes its change time (``st_ctime`` cannot be set by a program), so a tool that keeps
 the modification time (`cp -p`, `rsync -t`, `touch -d`) does not fool it either.
 
@@ -26,6 +28,8 @@ from agentlint.facts.source import read_regular
 INDEX_FILE = "stat-index.json"
 RACY_SECONDS = 2
 """The coarsest clock tick of a common filesystem (FAT keeps even seconds)."""
+MAX_KEPT_FINDINGS = 2048
+"""Bytes of a findings line kept in the index, at most (most files have none)."""
 MAX_ENTRIES = 200_000
 """Entries kept; the files of the run that writes the index come first."""
 _FORMAT = 1
@@ -41,6 +45,8 @@ class StatIndex:
         self._trusted_before = int(((_clock() if now is None else now) - RACY_SECONDS) * 1e9)
         self._entries: dict[str, list[Any]] = _load(self.path)
         self._seen: set[str] = set()
+        self._unchanged: set[str] = set()
+        """Files whose entry matched their ``stat`` in this run."""
         self._dirty = False
 
     @staticmethod
@@ -60,8 +66,29 @@ class StatIndex:
         stamp = self.stamp(absolute)
         entry = self._entries.get(absolute)
         if stamp is not None and entry is not None and tuple(entry[:4]) == stamp:
+            self._unchanged.add(absolute)
             return entry[4], stamp
         return None, stamp
+
+    def findings(self, path: str) -> dict[str, Any] | None:
+        """The findings line of the cache entry of an unchanged file, when the index
+        keeps it (``keep_findings``): a warm run then opens no cache entry at all."""
+        absolute = os.path.abspath(path)
+        if absolute not in self._unchanged:
+            return None
+        entry = self._entries[absolute]
+        return entry[5] if len(entry) > 5 and isinstance(entry[5], dict) else None
+
+    def keep_findings(self, path: str, key: str, head: dict[str, Any]) -> None:
+        """Keep the findings line of an unchanged file's cache entry beside its key
+        (only a small one: the index is read whole by every run)."""
+        absolute = os.path.abspath(path)
+        entry = self._entries.get(absolute)
+        if absolute not in self._unchanged or entry is None or entry[4] != key or len(entry) > 5:
+            return
+        if len(json.dumps(head, separators=(",", ":"))) <= MAX_KEPT_FINDINGS:
+            entry.append(head)
+            self._dirty = True
 
     def record(self, path: str, stamp: Stamp | None, key: str) -> None:
         absolute = os.path.abspath(path)
@@ -70,7 +97,7 @@ class StatIndex:
             self._dirty = True
             return
         entry = [*stamp, key]
-        if self._entries.get(absolute) != entry:
+        if self._entries.get(absolute, [])[:5] != entry:
             self._entries[absolute] = entry
             self._dirty = True
 
@@ -102,5 +129,5 @@ def _load(path: str) -> dict[str, list[Any]]:
     return {
         path: entry
         for path, entry in data["files"].items()
-        if isinstance(entry, list) and len(entry) == 5 and isinstance(entry[4], str)
+        if isinstance(entry, list) and len(entry) in (5, 6) and isinstance(entry[4], str)
     }
