@@ -181,6 +181,14 @@ def test_a_module_loaded_by_a_name_that_says_nothing_is_where_the_search_stopped
     assert "Where the search may have stopped early" in _text("ARCHIVE_PROMPT")
 
 
+def test_modules_whose_names_are_not_identifiers_read_their_own_names(explain):
+    """A numbered lesson (`03_triage.py`) or a notebook named `agent-demo.ipynb`: the
+    facts qualify their names with a module name that is not an identifier."""
+    assert functions(explain("TRIAGE_LESSON_PROMPT")) == {"03_triage.main"}
+    demo = explain("DEMO_PROMPT")
+    assert {n["qualified"].rpartition(".")[2] for n in demo["readers"]} == {"greet"}
+
+
 # -- 5. calls in attribute initialisers --------------------------------------------------------------
 
 

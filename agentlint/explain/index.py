@@ -49,7 +49,7 @@ from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
 from agentlint.facts.module import FACTS_VERSION
 from agentlint.facts.source import read_regular
 
-INDEX_FORMAT = 8
+INDEX_FORMAT = 9
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (

@@ -56,7 +56,10 @@ def _counts_when_stopped(name: str) -> bool:
 
 
 _OPS = re.compile(r"\(\)|\[[^\]]*\]")
-_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEAD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(?=[.[(]|\Z)|[A-Za-z_][A-Za-z0-9_]*")
+"""A name, or a module name that is not one (`05_fast_agent` of a numbered example, or
+`agent-demo` of a notebook), up to a dot, a call or a subscript: the facts qualify that module's own
+names with it."""
 
 
 def chain_names(dotted: str) -> list[str]:
