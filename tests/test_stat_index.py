@@ -156,11 +156,11 @@ def test_through_the_cli_an_edit_in_place_is_seen(tmp_path, agentlint_exe):
 
 
 def test_a_warm_run_with_nothing_changed_opens_no_cache_entry(tmp_path, monkeypatch, a_minute_later):
-    """The index keeps each unchanged file's (small) findings line: once the project
-    phase is remembered too, the findings come from the index alone."""
+    """The index keeps each file's (small) findings line from the run that analysed it:
+    the next run, whose project phase is remembered, takes the findings from the index
+    alone."""
     files, settings = _project(tmp_path)
     first = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
-    run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
     opened: list[str] = []
     real_get = run_module.Cache.get
     monkeypatch.setattr(run_module.Cache, "get", lambda self, key, **kw: opened.append(key) or real_get(self, key, **kw))

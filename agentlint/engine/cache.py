@@ -75,17 +75,25 @@ class Cache:
         try:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             facts = data.get("facts")
-            head = {k: v for k, v in data.items() if k != "facts"}
-            head["key"] = key
-            lines = [json.dumps(head, separators=(",", ":"))]
+            lines = [json.dumps(self.findings_line(key, data), separators=(",", ":"))]
             if isinstance(facts, dict):
-                head["module"], head["complete"] = facts.get("module"), facts.get("complete", True)
-                lines = [json.dumps(head, separators=(",", ":")), json.dumps(facts, separators=(",", ":"))]
+                lines.append(json.dumps(facts, separators=(",", ":")))
             # JSON text holds no raw newline: the first one ends the findings
             atomic_write(target, "\n".join(lines).encode("utf-8"))
         except OSError:
             # A read-only or full disk must not fail the lint; stop trying this run.
             self.enabled = False
+
+    @staticmethod
+    def findings_line(key: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The first line of the entry of result ``data``: all but the facts, with the
+        module name (what ``get(key, facts=False)`` gives back)."""
+        head = {k: v for k, v in data.items() if k != "facts"}
+        head["key"] = key
+        facts = data.get("facts")
+        if isinstance(facts, dict):
+            head["module"], head["complete"] = facts.get("module"), facts.get("complete", True)
+        return head
 
     # -- the project phase of a run in which nothing changed ------------------------------
 

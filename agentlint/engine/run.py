@@ -245,8 +245,11 @@ def run_groups(
     total = sum(len(files) for _, files in groups) + (1 if stdin else 0)
     settings_list = [s for s, _ in groups]
     with_cache = [c is not None for c in caches]
-    for path, index, _key, data in _analyze_all(todo, settings_list, jobs, with_cache, keeps):
+    for path, index, key, data in _analyze_all(todo, settings_list, jobs, with_cache, keeps):
         results[index][path] = FileResult.from_json(data, path, with_facts=keeps[index])
+        stat_index = indexes[index]
+        if stat_index is not None and key and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+            stat_index.keep_findings(path, key, Cache.findings_line(key, data))  # as the worker cached it
         done += 1
         if progress is not None:
             progress(done, total)

@@ -80,11 +80,11 @@ class StatIndex:
         return entry[5] if len(entry) > 5 and isinstance(entry[5], dict) else None
 
     def keep_findings(self, path: str, key: str, head: dict[str, Any]) -> None:
-        """Keep the findings line of an unchanged file's cache entry beside its key
-        (only a small one: the index is read whole by every run)."""
-        absolute = os.path.abspath(path)
-        entry = self._entries.get(absolute)
-        if absolute not in self._unchanged or entry is None or entry[4] != key or len(entry) > 5:
+        """Keep the findings line of the cache entry of ``path`` beside its key, when the
+        index holds that key for it (only a small line: the index is read whole by
+        every run)."""
+        entry = self._entries.get(os.path.abspath(path))
+        if entry is None or entry[4] != key or len(entry) > 5:
             return
         if len(json.dumps(head, separators=(",", ":"))) <= MAX_KEPT_FINDINGS:
             entry.append(head)
