@@ -13,6 +13,7 @@ import re
 from typing import Mapping
 
 from agentlint.engine.config import Settings
+from agentlint.facts.ast_helpers import first_line
 from agentlint.facts.types import FileFacts
 from agentlint.rules.api import Region, RuleContext
 from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
@@ -61,26 +62,21 @@ def run_on_statements(
         index, members = (region, None) if isinstance(region, int) else region
         statement = tree.body[index]
         if members is not None and type(statement) is ast.ClassDef:
-            header_end = _first_line(statement.body[0]) - 1
+            header_end = first_line(statement.body[0]) - 1
             if header_end > statement.lineno - 1:  # the body starts on a line of its own
                 clone = copy.copy(statement)
                 clone.body = [statement.body[i] for i in members]
                 chosen.append(clone)
-                spans.append((_first_line(statement) - 1, header_end))
-                spans += [(_first_line(member) - 1, member.end_lineno or member.lineno) for member in clone.body]
+                spans.append((first_line(statement) - 1, header_end))
+                spans += [(first_line(member) - 1, member.end_lineno or member.lineno) for member in clone.body]
                 continue
         chosen.append(statement)
-        spans.append((_first_line(statement) - 1, statement.end_lineno or statement.lineno))
+        spans.append((first_line(statement) - 1, statement.end_lineno or statement.lineno))
     if not chosen or sum(end - start for start, end in spans) * 10 > len(lines) * 8:
         return None
     snippet = "".join("".join(lines[start:end]) for start, end in spans)
     return run_cst_rules(path, snippet, rule_classes, settings, None, facts, ast.Module(body=chosen, type_ignores=[]),
                          whole_text=text)
-
-
-def _first_line(statement: ast.stmt) -> int:
-    """The statement's first line, its decorators included."""
-    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
 
 
 def run_cst_rules(
@@ -236,9 +232,7 @@ def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int,
         if index is None:
             break
         node = nodes[index]
-        decorators = getattr(node, "decorator_list", None)
-        first = min(d.lineno for d in decorators) if decorators else node.lineno
-        anchor = (child, first, tuple(indents))
+        anchor = (child, first_line(node), tuple(indents))
         if not isinstance(child, (cst.FunctionDef, cst.ClassDef)) or not isinstance(child.body, cst.IndentedBlock):
             break
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -28,6 +28,37 @@ def dotted(expr: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def last_name(expr: ast.AST) -> str | None:
+    """The final name of a name or an attribute (`send` of `client.messages.send`), else None."""
+    if type(expr) is _Attribute:
+        return expr.attr  # type: ignore[attr-defined]
+    if type(expr) is _Name:
+        return expr.id  # type: ignore[attr-defined]
+    return None
+
+
+def call_chain(expr: ast.AST) -> tuple[list[str], bool]:
+    """The names along a callee, outermost first, calls and subscripts looked through:
+    `logging.getLogger(__name__).error` -> (["logging", "getLogger", "error"], True).
+    The flag says whether the chain starts at a plain name."""
+    parts: list[str] = []
+    while True:
+        if isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Call):
+            expr = expr.func
+        elif isinstance(expr, ast.Subscript):
+            expr = expr.value
+        elif isinstance(expr, ast.Name):
+            parts.append(expr.id)
+            parts.reverse()
+            return parts, True
+        else:
+            parts.reverse()
+            return parts, False
+
+
 def callee_text(expr: ast.AST) -> str:
     """How a message names a callee: its dotted name, else its source cut to 60
     characters (`client.chat.completions.create`, `get_client().send(...)`)."""
@@ -60,15 +91,18 @@ def node_span(lines: list[str], node: ast.AST) -> tuple[int, int, int, int]:
     return line, start, end_line, char_column(lines, end_line, end_col) if end_col is not None else start
 
 
+def first_line(stmt: ast.AST) -> int:
+    """A statement's first line, its decorators included."""
+    decorators = getattr(stmt, "decorator_list", None)
+    return min(stmt.lineno, *(d.lineno for d in decorators)) if decorators else stmt.lineno  # type: ignore[attr-defined]
+
+
 def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
     """Whether ``stmt`` (with its decorators) spans one of the sorted ``candidates``
     lines (lines with the vocabulary a walk looks for); None means every line."""
     if candidates is None:
         return True
-    start = stmt.lineno  # type: ignore[attr-defined]
-    end = getattr(stmt, "end_lineno", None) or start
-    decorators = getattr(stmt, "decorator_list", None)
-    if decorators:
-        start = min(start, *(d.lineno for d in decorators))
+    start = first_line(stmt)
+    end = getattr(stmt, "end_lineno", None) or stmt.lineno  # type: ignore[attr-defined]
     i = bisect.bisect_left(candidates, start)
     return i < len(candidates) and candidates[i] <= end

@@ -52,7 +52,7 @@ import re
 from itertools import accumulate
 from typing import Callable
 
-from agentlint.facts.ast_helpers import MODULE_SCOPE
+from agentlint.facts.ast_helpers import MODULE_SCOPE, first_line
 from agentlint.facts.ast_helpers import dotted as _dotted
 from agentlint.facts.prompt_exprs import (
     callee_name,
@@ -134,10 +134,7 @@ class _Vocabulary:
         self.starts = list(accumulate((len(line) + 1 for line in low.split("\n")), initial=0))
 
     def holds(self, stmt: ast.AST) -> bool:
-        start = stmt.lineno  # type: ignore[attr-defined]
-        decorators = getattr(stmt, "decorator_list", None)
-        if decorators:
-            start = min(start, *(d.lineno for d in decorators))
+        start = first_line(stmt)
         end = getattr(stmt, "end_lineno", None) or start
         starts = self.starts
         if start > len(starts):

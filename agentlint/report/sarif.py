@@ -23,6 +23,7 @@ from typing import Any, Sequence, TextIO
 from urllib.parse import quote
 
 from agentlint import __version__
+from agentlint.facts.ast_helpers import first_line
 from agentlint.knowledge.test_code import is_test_path
 from agentlint.report._common import Report, docs_home, json_text, relative_to_root, rule_url
 from agentlint.report.notebook_lines import NotebookText, region_in_file
@@ -335,7 +336,7 @@ class _Scopes:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     name = f"{prefix}{node.name}"
                     kind = "type" if isinstance(node, ast.ClassDef) else ("member" if in_class else "function")
-                    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                    start = first_line(node)
                     out.append((start, node.end_lineno or node.lineno, name, kind))
                     walk(node.body, name + ".", isinstance(node, ast.ClassDef))
                 elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While)):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from agentlint.facts.ast_helpers import call_chain
 from agentlint.knowledge import recording
 from agentlint.knowledge.words import name_words
 
@@ -127,26 +128,6 @@ def _cleared(
     return False
 
 
-def _chain(expr: ast.expr) -> tuple[list[str], bool]:
-    """The rule's ``_call_chain``: names along the callee, calls and subscripts looked through."""
-    parts: list[str] = []
-    while True:
-        if isinstance(expr, ast.Attribute):
-            parts.append(expr.attr)
-            expr = expr.value
-        elif isinstance(expr, ast.Call):
-            expr = expr.func
-        elif isinstance(expr, ast.Subscript):
-            expr = expr.value
-        elif isinstance(expr, ast.Name):
-            parts.append(expr.id)
-            parts.reverse()
-            return parts, True
-        else:
-            parts.reverse()
-            return parts, False
-
-
 def _records(
     call: ast.Call,
     imports: dict[str, str],
@@ -163,7 +144,7 @@ def _records(
                 return True
         if keyword.arg == "err" and isinstance(keyword.value, ast.Constant) and keyword.value.value is True:
             return True
-    parts, rooted = _chain(call.func)
+    parts, rooted = call_chain(call.func)
     if not parts:
         return False
     final = parts[-1]

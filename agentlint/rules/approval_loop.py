@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterator, Mapping, Sequence
 
+from agentlint.facts.ast_helpers import last_name
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import irreversible as irr
 from agentlint.rules.api import ModelRule
@@ -202,21 +203,12 @@ def _calls(body: list[ast.stmt]) -> Iterator[ast.Call]:
                 yield node
 
 
-def _method(call: ast.Call) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return None
-
-
 def _is_run(call: ast.Call) -> bool:
-    return _method(call) in irr.RUN_METHODS
+    return last_name(call.func) in irr.RUN_METHODS
 
 
 def _answers(call: ast.Call) -> bool:
-    return _method(call) in irr.APPROVAL_ANSWERS
+    return last_name(call.func) in irr.APPROVAL_ANSWERS
 
 
 def _answers_bound(body: list[ast.stmt], bound: Mapping[str, str]) -> bool:
@@ -228,7 +220,7 @@ def _answers_bound(body: list[ast.stmt], bound: Mapping[str, str]) -> bool:
 def _new_session(call: ast.Call) -> str | None:
     for kw in call.keywords:
         if kw.arg in irr.SESSION_KEYWORDS and isinstance(kw.value, ast.Call):
-            name = _method(kw.value)
+            name = last_name(kw.value.func)
             if name in irr.NEW_SESSION_CALLS:
                 return f"{kw.arg}={ast.unparse(kw.value)}"
     return None
@@ -258,4 +250,4 @@ def _hands_back(func: ast.AST, body: list[ast.stmt], runs: list[ast.Call]) -> bo
 
 
 def _calls_name(call: ast.Call, name: str) -> bool:
-    return _method(call) == name
+    return last_name(call.func) == name

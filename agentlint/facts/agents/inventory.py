@@ -17,7 +17,7 @@ from typing import Iterator
 
 from agentlint.facts.agents.calls import ModelCalls
 from agentlint.facts.agents.receivers import Knowledge
-from agentlint.facts.ast_helpers import MODULE_SCOPE, dotted, holds_candidate, node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE, dotted, holds_candidate, last_name, node_span
 from agentlint.facts.types import FileFacts, ModelCallFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
@@ -54,14 +54,6 @@ def _words(name: str) -> set[str]:
     return {w for w in _CAMEL.sub(r"\1_\2", name).lower().split("_") if w}
 
 
-def _last_name(expr: ast.AST) -> str:
-    if type(expr) is ast.Name:
-        return expr.id  # type: ignore[attr-defined]
-    if type(expr) is ast.Attribute:
-        return expr.attr  # type: ignore[attr-defined]
-    return ""
-
-
 def _accounting(func: ast.AST) -> str:
     """How the body of ``func`` accounts for usage: `cost`, `callback`, `usage` or ''."""
     found: set[str] = set()
@@ -78,7 +70,7 @@ def _accounting(func: ast.AST) -> str:
             if type(key) is ast.Constant and key.value in _USAGE_ATTRS:
                 found.add("usage")
         elif cls is ast.Call:
-            name = _last_name(node.func)  # type: ignore[attr-defined]
+            name = last_name(node.func) or ""  # type: ignore[attr-defined]
             words = _words(name)
             if name in _CALLBACK_CONTEXTS:
                 found.add("callback")
@@ -93,7 +85,7 @@ def _accounting(func: ast.AST) -> str:
                     found.add("usage")
                 if kw.arg in _CALLBACK_KEYWORDS:
                     value = " ".join(_words(dotted(kw.value) or "")) if type(kw.value) is not ast.List else " ".join(
-                        " ".join(_words(_last_name(e.func) if type(e) is ast.Call else dotted(e) or ""))
+                        " ".join(_words((last_name(e.func) or "") if type(e) is ast.Call else dotted(e) or ""))
                         for e in kw.value.elts  # type: ignore[attr-defined]
                     )
                     if kw.arg != "callbacks" or set(value.split()) & (_COST_WORDS | _USAGE_WORDS | {"token", "counter"}):
@@ -101,7 +93,7 @@ def _accounting(func: ast.AST) -> str:
         elif cls is ast.Assign or cls is ast.AugAssign or cls is ast.AnnAssign:
             targets = node.targets if cls is ast.Assign else [node.target]  # type: ignore[attr-defined]
             for target in targets:
-                words = _words(_last_name(target) or (dotted(target.value) or "" if type(target) is ast.Subscript else ""))  # type: ignore[attr-defined]
+                words = _words(last_name(target) or (dotted(target.value) or "" if type(target) is ast.Subscript else ""))  # type: ignore[attr-defined]
                 if words & _COST_WORDS:
                     found.add("cost")
     for how in ("cost", "callback", "usage"):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from agentlint.facts.ast_helpers import callee_text, dotted
+from agentlint.facts.ast_helpers import call_chain, callee_text, dotted, last_name
 from agentlint.facts.types import SinkFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import irreversible as irr
@@ -321,7 +321,7 @@ class SinkFinder:
             value = value.value
         if not isinstance(value, ast.Call):
             return None
-        name = _last_name(value.func)
+        name = last_name(value.func)
         if name and (is_guard_name(name) or name_parts(name)[:1] in (["ensure"], ["require"], ["assert"])):
             return f"guard `{callee_text(value.func)}(...)` (line {line})"
         return None
@@ -394,7 +394,7 @@ class SinkFinder:
                 found = self.model.lookup(self.model.resolve(name), irr.APPROVAL_WIRING_CALLS)
                 if found is not None:
                     return f"{found} (line {node.lineno})"
-            if _last_name(node.func) in ("filter", "add_filter") and any(
+            if last_name(node.func) in ("filter", "add_filter") and any(
                     "function_invocation" in _short(a).lower() for a in [*node.args, *(k.value for k in node.keywords)]):
                 return f"Semantic Kernel function-invocation filter (line {node.lineno})"
         return ""
@@ -452,7 +452,7 @@ def _is_guard(test: ast.AST, direct: frozenset[str]) -> bool:
             left = right
         return False
     if isinstance(test, ast.Call):
-        name = _last_name(test.func)
+        name = last_name(test.func)
         if name is None or name in irr.PRESENCE_CALLS:
             return False
         return is_guard_name(name) or bool(name_words(name) & irr.GUARD_CALL_WORDS)
@@ -478,7 +478,7 @@ def _state(node: ast.AST, direct: frozenset[str]) -> bool:
     if isinstance(node, ast.Name):
         return node.id not in direct
     if isinstance(node, ast.Call):
-        name = _last_name(node.func)
+        name = last_name(node.func)
         return name is not None and name not in irr.PRESENCE_CALLS and not _only(node, direct)
     return False
 
@@ -524,7 +524,7 @@ def _raised(body: list[ast.stmt]) -> str:
     for stmt in body:
         if isinstance(stmt, ast.Raise) and stmt.exc is not None:
             exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
-            return _last_name(exc) or ""
+            return last_name(exc) or ""
     return ""
 
 
@@ -581,7 +581,7 @@ def _leading_text(node: ast.AST) -> str | None:
         return node.value.strip()
     if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
         return str(node.values[0].value).strip()
-    if isinstance(node, ast.Call) and _last_name(node.func) == "text" and node.args:
+    if isinstance(node, ast.Call) and last_name(node.func) == "text" and node.args:
         return _leading_text(node.args[0])
     return None
 
@@ -605,7 +605,7 @@ def _passes_money(call: ast.Call) -> bool:
         if kw.arg and name_words(kw.arg) & irr.MONEY_WORDS:
             return True
     for arg in call.args:
-        name = _last_name(arg)
+        name = last_name(arg)
         if name and name_words(name) & irr.MONEY_WORDS:
             return True
     return False
@@ -618,19 +618,9 @@ def _chain(func: ast.AST) -> str:
 
 
 def _chain_names(node: ast.AST) -> list[str]:
-    parts: list[str] = []
-    while True:
-        if isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        elif isinstance(node, ast.Call):
-            node = node.func
-        elif isinstance(node, ast.Subscript):
-            node = node.value
-        else:
-            break
-    parts.append(node.id if isinstance(node, ast.Name) else "")
-    return list(reversed(parts))
+    """``call_chain`` with an empty first name when the chain does not start at one."""
+    parts, rooted = call_chain(node)
+    return parts if rooted else ["", *parts]
 
 
 def _pattern_matches(pattern: str, qualified: str, written: str) -> bool:
@@ -741,14 +731,6 @@ def _mentions(node: ast.AST, names: set[str] | frozenset[str]) -> bool:
 
 def _names(target: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-
-
-def _last_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    if isinstance(node, ast.Name):
-        return node.id
-    return None
 
 
 def _short(node: ast.AST) -> str:
