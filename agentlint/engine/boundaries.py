@@ -336,13 +336,19 @@ def load_context_facts(
     whose facts could not be extracted because of a bug is added to ``crashes``.
     ``key_of(path)`` gives a file's cache key without reading it when it can (the stat
     index); the file is read only on a miss."""
+    def code(path: str) -> bytes | None:
+        content = read(path)
+        if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
+            return None
+        return content
+
     out: dict[str, FileFacts] = {}
     for path in paths:
         key = key_of(path) if key_of is not None and cache is not None else None
         content = None
         if key is None:
-            content = read(path)
-            if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
+            content = code(path)
+            if content is None:
                 continue
             key = Cache.key(path, content)
         data = cached_facts(cache, key) if cache is not None else None
@@ -353,8 +359,8 @@ def load_context_facts(
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass
         if content is None:
-            content = read(path)
-            if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
+            content = code(path)
+            if content is None:
                 continue
             key = Cache.key(path, content)  # the file as read now
         data = facts_only_json(path, content, key, settings, cache)

@@ -18,7 +18,7 @@ the newly found tools only. The new tools also join the facts the project rules 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from agentlint.engine.analyze import agent_knowledge
 from agentlint.engine.boundaries import ProjectMap, split_by_project
@@ -121,54 +121,49 @@ class _Names:
     def helper(self, used: str) -> str | None:
         """The model call an imported function (`app.summary.summarise()`) always makes:
         its module is read (once) when a tool calls one of its functions."""
-        name = used[:-2] if used.endswith("()") else used
-        for target in (name, self.reexported(name)):
-            if target is None:
-                continue
-            module = target.rpartition(".")[0]
-            path = self.by_module.get(module)
-            if path is None or not self.facts[path].frameworks:
-                continue  # a module calling a model imports the SDK or framework it calls
-            if module not in self._helpers:
-                self._helpers[module] = {}
-                try:
-                    with open(path, "rb") as fh:
-                        text = decode(fh.read())
-                    tree = parse_lowered(text, path)
-                    model = build_model(tree, extract_facts(path, tree, text), text, self.knowledge)
-                    self._helpers[module] = {q.rpartition(".")[2]: t for q, t in model.model_helpers()}
-                except _READ_ERRORS:
-                    pass
-            found = self._helpers[module].get(target.rpartition(".")[2])
-            if found is not None:
-                return found
-        return None
+        return self._imported(
+            used, self._helpers, lambda model: {q.rpartition(".")[2]: t for q, t in model.model_helpers()},
+            # a module calling a model imports the SDK or framework it calls
+            read_if=lambda path: bool(self.facts[path].frameworks),
+        )
 
     def sink(self, used: str) -> tuple[str, str] | None:
         """The irreversible call an imported function (`app.mail.send_reply()`) reaches with
         nothing before it: its module is read (once) when a tool calls one of its functions."""
+        return self._imported(
+            used, self._sinks, lambda model: {q.rpartition(".")[2]: (k, t) for q, k, t in model.sink_helpers()},
+            # nothing irreversible can be called there: not worth a parse
+            parse_if=lambda content: bool(sink_words(self.knowledge).search(content)),
+        )
+
+    def _imported(
+        self, used: str, memo: dict, table: Callable[[Any], dict], *,
+        read_if: Callable[[str], bool] | None = None, parse_if: Callable[[bytes], bool] | None = None,
+    ) -> Any:
+        """What ``table`` says of the function ``used`` names (directly or through a
+        re-export), from the agent model of its module, built once per module (``memo``
+        keeps each module's table): only for a module whose path passes ``read_if`` and
+        whose bytes pass ``parse_if``."""
         name = used[:-2] if used.endswith("()") else used
         for target in (name, self.reexported(name)):
             if target is None:
                 continue
             module = target.rpartition(".")[0]
             path = self.by_module.get(module)
-            if path is None:
+            if path is None or (read_if is not None and not read_if(path)):
                 continue
-            if module not in self._sinks:
-                self._sinks[module] = {}
+            if module not in memo:
+                memo[module] = {}
                 try:
                     with open(path, "rb") as fh:
                         content = fh.read()
-                    if not sink_words(self.knowledge).search(content):
-                        continue  # nothing irreversible can be called there: not worth a parse
-                    text = decode(content)
-                    tree = parse_lowered(text, path)
-                    model = build_model(tree, extract_facts(path, tree, text), text, self.knowledge)
-                    self._sinks[module] = {q.rpartition(".")[2]: (k, t) for q, k, t in model.sink_helpers()}
+                    if parse_if is None or parse_if(content):
+                        text = decode(content)
+                        tree = parse_lowered(text, path)
+                        memo[module] = table(build_model(tree, extract_facts(path, tree, text), text, self.knowledge))
                 except _READ_ERRORS:
                     pass
-            found = self._sinks[module].get(target.rpartition(".")[2])
+            found = memo[module].get(target.rpartition(".")[2])
             if found is not None:
                 return found
         return None

@@ -135,13 +135,18 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
     except Exception as exc:  # a bug outside any one rule: this file gets AGL003, the run goes on
         crashed = engine_diagnostic(INTERNAL_ERROR, path, f"Analysis crashed: {type(exc).__name__}: {exc}")
         data = FileResult(path, (crashed,), FileFacts(module=module_name_for(path), complete=False)).to_json()
-    if cache is not None and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+    if cache is not None and _cacheable(data):
         cache.put(key, data)
     if keep_facts is not True and "facts" in data:
         facts = data["facts"]
         keep = _PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
         data["facts"] = {k: facts[k] for k in keep if k in facts}
     return key, data
+
+
+def _cacheable(data: dict) -> bool:
+    """A result is cached unless the analysis crashed on it (the next run tries again)."""
+    return not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"])
 
 
 def run(
@@ -248,7 +253,7 @@ def run_groups(
     for path, index, key, data in _analyze_all(todo, settings_list, jobs, with_cache, keeps):
         results[index][path] = FileResult.from_json(data, path, with_facts=keeps[index])
         stat_index = indexes[index]
-        if stat_index is not None and key and not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"]):
+        if stat_index is not None and key and _cacheable(data):
             stat_index.keep_findings(path, key, Cache.findings_line(key, data))  # as the worker cached it
         done += 1
         if progress is not None:

@@ -245,13 +245,7 @@ class ReceiverTypes(ImportTable):
         if cls is _Constant:
             name = node.value  # type: ignore[attr-defined]
             return (name,) if type(name) is str and _dotted_module(name) else ()
-        start = None
-        if cls is _JoinedStr and node.values and type(node.values[0]) is _Constant:  # type: ignore[attr-defined]
-            start = node.values[0].value  # type: ignore[attr-defined]
-        elif cls is _BinOp and type(node.op) is ast.Add and type(node.left) is _Constant:  # type: ignore[attr-defined]
-            start = node.left.value  # type: ignore[attr-defined]
-        elif cls is _Name and self.prefixes:
-            start = self.prefixes.get(node.id)  # type: ignore[attr-defined]
+        start = self._built_start(node)
         if type(start) is not str or not _module_start(start):
             return ()
         return (start + "*",)
@@ -278,14 +272,7 @@ class ReceiverTypes(ImportTable):
         if cls is _Constant:
             text = node.value  # type: ignore[attr-defined]
             return (text,) if type(text) is str and text.isidentifier() else ()
-        prefix = None
-        if cls is _JoinedStr and node.values and type(node.values[0]) is _Constant:  # type: ignore[attr-defined]
-            prefix = node.values[0].value  # type: ignore[attr-defined]
-        elif cls is _BinOp and type(node.op) is ast.Add and type(node.left) is _Constant:  # type: ignore[attr-defined]
-            prefix = node.left.value  # type: ignore[attr-defined]
-        elif cls is _Name:
-            if self.prefixes:
-                prefix = self.prefixes.get(node.id)  # type: ignore[attr-defined]
+        prefix = self._built_start(node)
         if type(prefix) is str and prefix.isidentifier():
             return (prefix + "*",)
         table = None
@@ -297,6 +284,13 @@ class ReceiverTypes(ImportTable):
             return tuple(name + "?" for name in self.string_tables[table.id])  # type: ignore[attr-defined]
         return ()
 
+    def _built_start(self, node: ast.AST) -> object:
+        """The constant start of a string built at run time (``_constant_start``), also
+        through a local holding one (`name = f"cmd_{x}"`, see ``note_prefix``)."""
+        if type(node) is _Name:
+            return self.prefixes.get(node.id) if self.prefixes else None  # type: ignore[attr-defined]
+        return _constant_start(node)
+
     def _unshadowed_local(self, name: str) -> bool:
         scoped = self.scoped
         return not (scoped and scoped.get(name, UNSET) is None)
@@ -305,12 +299,7 @@ class ReceiverTypes(ImportTable):
         """`name = f"cmd_{x}"` / `"cmd_" + x` in a function: remember the start."""
         if self.prefixes is None:
             return
-        cls = type(value)
-        start = None
-        if cls is _JoinedStr and value.values and type(value.values[0]) is _Constant:  # type: ignore[attr-defined]
-            start = value.values[0].value  # type: ignore[attr-defined]
-        elif cls is _BinOp and type(value.op) is ast.Add and type(value.left) is _Constant:  # type: ignore[attr-defined]
-            start = value.left.value  # type: ignore[attr-defined]
+        start = _constant_start(value)
         if type(start) is str and (start.isidentifier() or _module_start(start)):
             # a name's start (`cmd_`), or a module path's (`pkg.plugins.`)
             self.prefixes[name] = start
@@ -532,6 +521,16 @@ class ReceiverTypes(ImportTable):
 
 def _kept(items) -> tuple[str, ...]:
     return tuple(dict.fromkeys(item for item in items if item is not None))[:MAX_ELEMENTS]
+
+
+def _constant_start(node: ast.AST) -> object:
+    """The constant start of `f"cmd_{x}"` or `"cmd_" + x` (None for anything else)."""
+    cls = type(node)
+    if cls is _JoinedStr and node.values and type(node.values[0]) is _Constant:  # type: ignore[attr-defined]
+        return node.values[0].value  # type: ignore[attr-defined]
+    if cls is _BinOp and type(node.op) is ast.Add and type(node.left) is _Constant:  # type: ignore[attr-defined]
+        return node.left.value  # type: ignore[attr-defined]
+    return None
 
 
 def _dotted_module(name: str) -> bool:
