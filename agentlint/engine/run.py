@@ -93,6 +93,10 @@ _PROJECT_FACT_KEYS = frozenset({
 })
 """The facts ``FileFacts.project_from_json`` reads."""
 
+_NOT_PROJECT_FACTS = {name: () for name in FileFacts.__dataclass_fields__ if name not in _PROJECT_FACT_KEYS}
+"""The other facts (definitions, calls, references, ...: all tuples), emptied when only
+the project phase will read a result."""
+
 
 def _init_worker(
     settings: "Settings | Sequence[Settings]",
@@ -126,6 +130,9 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
         if (cache is None and keep_facts is False) or not project:
             # nothing will read the facts: do not spend a tenth of the run encoding them
             result = replace(result, facts=FileFacts(result.facts.module, complete=result.facts.complete))
+        elif cache is None and keep_facts == "project":
+            # nothing keeps the facts the project phase does not read: do not encode them
+            result = replace(result, facts=replace(result.facts, **_NOT_PROJECT_FACTS))
         data = result.to_json()
         if not project:
             # Per-file rules alone saw only part of the facts: the entry holds none (a

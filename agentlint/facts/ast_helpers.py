@@ -14,6 +14,11 @@ STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"typing_extension
 
 _Attribute, _Name = ast.Attribute, ast.Name
 
+COMPOUND_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+                                 getattr(ast, "TryStar", ast.Try), ast.Match})
+"""The statements that hold other statements, defs and classes aside: a walk of bodies
+passes every other statement over without looking for one."""
+
 
 def dotted(expr: ast.AST) -> str | None:
     parts: list[str] = []
@@ -106,3 +111,37 @@ def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
     end = getattr(stmt, "end_lineno", None) or stmt.lineno  # type: ignore[attr-defined]
     i = bisect.bisect_left(candidates, start)
     return i < len(candidates) and candidates[i] <= end
+
+
+_SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "id", "attr", "name", "arg",
+                            "module", "level", "lineno", "is_async", "conversion", "simple", "tag"})
+"""Fields that never hold a child node worth visiting (names, flags, the `Load` context)."""
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_AST, _list = ast.AST, list
+
+
+def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
+    """The nodes of ``tree`` whose type is one of ``kinds``, in the order of `ast.walk`
+    (breadth first). One walk that reads only the fields that can hold nodes, for the
+    model finders that would each walk the whole module."""
+    wanted = frozenset(kinds)
+    out: list[ast.AST] = []
+    todo = [tree]
+    fields_of = _CHILD_FIELDS
+    position = 0
+    while position < len(todo):
+        node = todo[position]
+        position += 1
+        cls = type(node)
+        if cls in wanted:
+            out.append(node)
+        fields = fields_of.get(cls)
+        if fields is None:
+            fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        for field in fields:
+            value = getattr(node, field, None)
+            if type(value) is _list:
+                todo.extend([item for item in value if isinstance(item, _AST)])
+            elif isinstance(value, _AST):
+                todo.append(value)
+    return out

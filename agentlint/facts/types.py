@@ -386,11 +386,17 @@ class PromptSiteFact:
 def _plain(value: Any) -> Any:
     """``dataclasses.asdict`` without its deep copies (facts are plain frozen data):
     the facts of every file are encoded for the cache, so this is on the hot path."""
-    if type(value) is tuple or type(value) is list:
+    cls = type(value)
+    if cls in _SCALAR_TYPES:
+        return value
+    if cls is tuple or cls is list:
         return [_plain(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
+    if hasattr(cls, "__dataclass_fields__"):
         return {k: _plain(v) for k, v in value.__dict__.items()}
     return value
+
+
+_SCALAR_TYPES = frozenset({str, int, bool, float, type(None)})
 
 
 @dataclass(frozen=True)

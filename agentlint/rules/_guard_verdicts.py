@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Iterator, Mapping
 
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted
 from agentlint.facts.source import parse_quietly
 from agentlint.knowledge import guards
 from agentlint.knowledge.words import name_parts, name_words
@@ -91,6 +91,8 @@ def _scan_block(block: list[ast.stmt], body: Body) -> None:
             body.tries.append(stmt)  # type: ignore[arg-type]
             for block_ in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody):
                 _scan_block(block_, body)
+            continue
+        if type(stmt) not in COMPOUND_STATEMENTS:
             continue
         if isinstance(stmt, ast.If):
             body.ifs.append(stmt)
@@ -484,6 +486,7 @@ class GuardSignals:
         self.nouns = nouns
         self.keywords = keywords
         self._registered: dict[str, str] | None = None
+        self._may_register: bool | None = None
         self._gated: set[str] | None = None
 
     def qualified(self, name: str) -> str:
@@ -495,6 +498,16 @@ class GuardSignals:
 
     def signal(self, func: ast.AST, verdict: Verdict, owner: ast.ClassDef | None) -> str | None:
         """How ``func`` shows it is a guard, or None."""
+        return self._signal(func, verdict, owner)
+
+    def may_signal(self, func: ast.AST, owner: ast.ClassDef | None) -> bool:
+        """Whether ``func`` can show it is a guard whatever verdict its body holds: asked
+        before the body is read, since most functions of a module cannot. Registrations
+        and gating call sites count as possible from the module's text alone."""
+        return self._signal(func, None, owner) is not None
+
+    def _signal(self, func: ast.AST, verdict: Verdict | None, owner: ast.ClassDef | None) -> str | None:
+        """``signal``; with no verdict, the cheap answer of ``may_signal``."""
         name = func.name  # type: ignore[attr-defined]
         for decorator in func.decorator_list:  # type: ignore[attr-defined]
             written = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
@@ -503,8 +516,8 @@ class GuardSignals:
             qualified = self.qualified(written)
             if guards.is_guard_decorator(qualified) or qualified in guards.REGISTRATION_DECORATORS:
                 return f"decorated `@{written}`"
-        if verdict.form == "state" and _graph_node(func):
-            return f"a graph node that returns the verdict key `{verdict.key}`"
+        if (verdict is None or verdict.form == "state") and _graph_node(func):
+            return f"a graph node that returns the verdict key `{verdict.key if verdict else ''}`"
         if owner is not None and name == "forward" and any(
                 self.qualified(dotted(b) or "") in guards.DSPY_MODULE_BASES for b in owner.bases):
             return "a DSPy module's `forward`"
@@ -514,11 +527,13 @@ class GuardSignals:
                 return "named like a guard"
             if words[0] in guards.VERDICT_PREDICATE_PREFIXES or words[-1] in guards.VERDICT_LAST_WORDS:
                 return "named like a guard's question"
+        probe = bool(words) and words[0] not in guards.ACTION_VERBS and words[-1] in guards.GATE_ONLY_WORDS
+        if verdict is None:
+            return "possibly" if self.may_register or probe else None
         how = self.registered.get(name)
         if how is not None:
             return how
-        if words and words[0] not in guards.ACTION_VERBS and words[-1] in guards.GATE_ONLY_WORDS \
-                and _may_gate(self.source, name) and name in self.gated:
+        if probe and _may_gate(self.source, name) and name in self.gated:
             return "a probe whose result gates an action"
         return None
 
@@ -547,11 +562,18 @@ class GuardSignals:
         module, only when its text has a registering keyword or call)."""
         if self._registered is None:
             self._registered = {}
-            if _registration_text(self.keywords).search(self.source):
+            if self.may_register and _registration_text(self.keywords).search(self.source):
                 for node in ast.walk(self.tree):
                     if isinstance(node, ast.Call):
                         self._registrations(node, self._registered)
         return self._registered
+
+    @property
+    def may_register(self) -> bool:
+        """The module's text has a word every registration needs (cheaper than ``registered``)."""
+        if self._may_register is None:
+            self._may_register = any(word in self.source for word in _registration_words(self.keywords))
+        return self._may_register
 
     @property
     def gated(self) -> set[str]:
@@ -626,6 +648,12 @@ def _may_gate(source: str, name: str) -> bool:
 
 
 @lru_cache(maxsize=8)
+def _registration_words(keywords: frozenset[str]) -> tuple[str, ...]:
+    """A piece of text each match of ``_registration_text`` holds (tested with `in`, faster)."""
+    return (*keywords, *guards.GUARD_KEYWORD_SUFFIXES, *guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS)
+
+
+@lru_cache(maxsize=8)
 def _registration_text(keywords: frozenset[str]) -> "re.Pattern[str]":
     """Text without which a module registers no guard: a guard keyword argument, a
     conditional edge, a route dependency."""
@@ -686,7 +714,7 @@ def _statements_of(node: ast.AST) -> Iterator[ast.stmt]:
     while stack:
         stmt = stack.pop()
         yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if type(stmt) not in COMPOUND_STATEMENTS:
             continue
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, name, None)

@@ -239,7 +239,7 @@ def candidates(
     )
     defs = list(functions(tree))
     for func, owner in defs:
-        if is_stub(func, owner):
+        if not signals.may_signal(func, owner) or is_stub(func, owner):
             continue
         body = function_body(func)
         if not body.returns:

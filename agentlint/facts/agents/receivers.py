@@ -12,7 +12,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted
 from agentlint.facts.source import parse_quietly
 from agentlint.facts.types import AgentFact, FileFacts, ToolFact, ToolRefFact
 from agentlint.knowledge import frameworks as fw
@@ -499,7 +499,7 @@ def _walk_body(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
     """Statements of a body and of its nested blocks, not entering defs or classes."""
     for stmt in body:
         yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if type(stmt) not in COMPOUND_STATEMENTS:
             continue
         for name in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, name, None)

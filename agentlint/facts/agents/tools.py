@@ -14,7 +14,7 @@ from typing import Iterable, Mapping
 from agentlint.facts.agents.params import _dict_get, _generic_args
 from agentlint.facts.agents.project import EXECUTE_METHODS, ProjectFrameworks
 from agentlint.facts.agents.receivers import Tool, _last, _unsubscript
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import dotted, nodes_of
 from agentlint.facts.types import ToolFact, ToolRefFact
 from agentlint.knowledge import frameworks as fw
 
@@ -22,6 +22,10 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _CUSTOM_BASE_METHODS = ("_run", "_arun", "run", "arun", "forward", "_execute", "execute", "call", "__call__")
 _SCHEMA_CALL_FRAMEWORKS = {k: v[0] for k, v in fw.SCHEMA_CALLS.items()}
 _JSON_SCHEMA_ATTRIBUTES = ("input_schema", "parameters", "inputSchema")
+_KEY_KINDS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Call, ast.Dict, ast.If,
+              getattr(ast, "Match", ast.If))
+"""The nodes a tool is declared by (defs, classes, calls, dicts) or dispatched under (`if`,
+`match`), kept for the other finders of the model (``key_nodes``)."""
 _CALL_TABLES = (fw.TOOL_WRAPPERS, fw.AGENT_CONSTRUCTORS, fw.TOOL_CONTAINERS, fw.SCHEMA_MODEL_CALLS, fw.SCHEMA_CALLS,
                 fw.APPROVAL_MIDDLEWARE, fw.TOOL_DECORATORS)
 _CALL_NAMES = frozenset(p.rpartition(":")[2].rpartition(".")[2] for table in _CALL_TABLES for p in table)
@@ -38,7 +42,9 @@ class ToolFinder(ProjectFrameworks):
         self._all_calls: list[ast.Call] = []
         self.library_tools = 0
         """Tools a framework provides, given in a tool list (`tools=[DuckDuckGoTools()]`)."""
-        for node in ast.walk(self.tree):
+        self.key_nodes = nodes_of(self.tree, _KEY_KINDS)
+        """The module's nodes of ``_KEY_KINDS`` in `ast.walk` order: one walk for every finder."""
+        for node in self.key_nodes:
             if isinstance(node, _DEFS):
                 self._all_defs.append(node)
                 if node.decorator_list:
@@ -70,8 +76,8 @@ class ToolFinder(ProjectFrameworks):
         for name in schemas:
             if name in self.functions:
                 found[name] = self.functions[name]
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Dict):
+        for node in self.key_nodes:
+            if type(node) is ast.Dict:
                 keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
                 for key, value in zip(keys, node.values):
                     if key in schemas and isinstance(value, ast.Name) and value.id in self.functions:
