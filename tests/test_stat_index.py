@@ -172,3 +172,55 @@ def test_a_warm_run_with_nothing_changed_opens_no_cache_entry(tmp_path, monkeypa
     Path(files[1]).write_text("try:\n    pass\nexcept Exception:\n    pass\n")
     changed = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
     assert {d.path for d in changed.diagnostics} == {files[0], files[1], files[2]}
+
+
+def test_a_partial_run_whose_project_facts_did_not_move_reads_no_other_facts(tmp_path, monkeypatch, a_minute_later):
+    """pre-commit on a file whose edit moves none of its project facts (its prompts,
+    tools, imports): the remembered project phase holds, and the other files' facts are
+    not read. An edit of another file, or one that moves a prompt, is seen."""
+    (tmp_path / "pyproject.toml").write_text("")
+    prompt = '"""You are a careful support agent. Answer in English, cite the order number, never promise refunds, and escalate angry customers to a human."""'
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text(f"SYSTEM = {prompt}\n")
+    b.write_text(f"SYSTEM_PROMPT = {prompt}\n")
+    (tmp_path / "c.py").write_text("x = 1\n")
+    for path in (a, b, tmp_path / "c.py", tmp_path / "pyproject.toml"):
+        _age(path)
+    settings = settings_for(select=["AGL401"])
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "c"), "root": str(tmp_path)})
+    loads: list[list[str]] = []
+    real_load = run_module.boundaries.load_context_facts
+    monkeypatch.setattr(run_module.boundaries, "load_context_facts",
+                        lambda paths, *args, **kw: loads.append(list(paths)) or real_load(paths, *args, **kw))
+
+    def partial() -> list[tuple[str, int]]:
+        found = run([str(a)], settings, jobs=1, keep_facts=None, paths=[str(a)]).diagnostics
+        return [(d.code, d.span.start.line) for d in found]
+
+    assert partial() == [("AGL401", 1)] and [sorted(p) for p in loads] == [[str(b), str(tmp_path / "c.py")]]
+    a.write_text(a.read_text() + "# a comment that moves nothing\n")
+    assert partial() == [("AGL401", 1)] and len(loads) == 1
+    a.write_text("\n" + a.read_text())  # the prompt moves a line down: the phase runs again
+    assert partial() == [("AGL401", 2)] and len(loads) == 2
+    b.write_text('SYSTEM_PROMPT = "Summarise the ticket."\n')  # no copy left in the other file
+    assert partial() == [] and len(loads) == 3
+    b.write_text(f"SYSTEM_PROMPT = {prompt}\n")
+    assert partial() == [("AGL401", 2)] and len(loads) == 4
+    b.unlink()  # every digest left is known, and the copy is gone with the file
+    assert partial() == []
+
+
+def test_a_partial_run_with_fix_reads_the_other_facts(tmp_path):
+    """`--fix` checks the fixed files again with the project's other facts: a partial run
+    that will be fixed does not take a remembered project phase instead of them."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    settings = settings_for(root=str(tmp_path))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "c")})
+    for _ in range(2):
+        ((_, result),) = run_module.run_groups(
+            [(settings, [str(tmp_path / "a.py")])], jobs=1, keep_facts=None, paths=[str(tmp_path / "a.py")],
+            remember_partial=False,
+        )
+        assert result.context is not None and str(tmp_path / "b.py") in result.context

@@ -7,10 +7,10 @@ the project's other files, through their cached facts (``boundaries``).
 
 from __future__ import annotations
 
-import multiprocessing
+import hashlib
+import json
 import os
 import sys
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -192,6 +192,7 @@ def run_groups(
     keep_facts: bool | None = True,
     paths: Sequence[str] | None = None,
     settings_of: Callable[[str], Settings] | None = None,
+    remember_partial: bool = True,
 ) -> list[tuple[Settings, RunResult]]:
     """``run`` for files of several configurations (``groups``: settings and the files
     they hold for), analysed in one pool. Each group has its own cache folder and
@@ -199,7 +200,9 @@ def run_groups(
     share a configuration. ``stdin`` belongs to the first group. ``settings_of(path)``
     gives a file's settings: in a partial run, the project's other files that another
     configuration holds for are left out of a group's project phase (as a full run
-    leaves them out)."""
+    leaves them out). A partial run whose project files all have the project facts of a
+    remembered project phase takes its findings and reads no other file's facts, unless
+    ``remember_partial`` is false (`--fix` checks again with those facts)."""
     keeps: list[bool | str] = [
         ("project" if project_phase_wanted(settings) else False) if keep_facts is None else keep_facts
         for settings, _ in groups
@@ -270,20 +273,28 @@ def run_groups(
     for index, (settings, _files) in enumerate(groups):
         group_results = results[index]
         crashes: list[tuple[str, str]] = []
-        context = (
-            _context_facts(group_results, paths, settings, caches[index], crashes, settings_of, indexes[index], others[index])
-            if keeps[index] and paths is not None
-            else None
-        )
-        if indexes[index] is not None:
-            indexes[index].save()
-        cache, project_key = caches[index], project_keys[index]
+        cache, project_key, stat_index = caches[index], project_keys[index], indexes[index]
+        context = None
+        if keeps[index] and paths is not None:
+            other_files = _other_files(group_results, paths, settings, settings_of, others[index])
+            if remember_partial and keeps[index] == "project" and cache is not None and stat_index is not None \
+                    and others[index]:
+                project_key = _partial_key(group_results, other_files, settings, cache, stat_index, {})
+                remembered[index] = _remembered(cache, project_key) if project_key is not None else None
+            if remembered[index] is None:
+                context = _context_facts(other_files, settings, cache, crashes, stat_index)
+                if project_key is None and context and stat_index is not None and not crashes and others[index] \
+                        and remember_partial and cache is not None:
+                    # the first partial run: the next one finds every digest
+                    project_key = _partial_key(group_results, other_files, settings, cache, stat_index, context)
+        if stat_index is not None:
+            stat_index.save()
         found: list[list[Diagnostic]] = []
         diagnostics = finalize(
             group_results, settings, registry.all_rules(), context=context,
             project_diagnostics=remembered[index], on_project=found.append,
         )
-        if cache is not None and project_key is not None and remembered[index] is None and found:
+        if cache is not None and project_key is not None and remembered[index] is None and found and not crashes:
             cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]])
         # A project file not given to check whose facts crashed: said there, the run goes on.
         diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
@@ -319,20 +330,56 @@ def facts_json(
         yield path, data["facts"]
 
 
-def _context_facts(
-    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings, cache: Cache | None,
-    crashes: list[tuple[str, str]], settings_of: Callable[[str], Settings] | None = None,
-    index: StatIndex | None = None, others: list[str] | None = None,
-) -> dict[str, FileFacts] | None:
-    """Facts of the files of the checked files' projects that were not checked (those
-    of the same configuration, when ``settings_of`` tells); ``others``: those files,
-    when the caller found them already."""
+def _other_files(
+    results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings,
+    settings_of: Callable[[str], Settings] | None = None, others: list[str] | None = None,
+) -> list[str]:
+    """The files of the checked files' projects that were not checked (those of the same
+    configuration, when ``settings_of`` tells); ``others``: those files, when the caller
+    found them already."""
     if not project_phase_wanted(settings):
-        return None
+        return []
     if others is None:
         others = boundaries.context_files([p for p in results if p != "-"], paths, settings, boundaries.ProjectMap(settings))
     if settings_of is not None:
         others = [p for p in others if settings_of(p) is settings]
+    return others
+
+
+def project_digest(facts: FileFacts) -> str:
+    """A digest of what the project phase reads of a file (``_PROJECT_FACT_KEYS``)."""
+    data = facts.to_json()
+    kept = {k: data[k] for k in sorted(_PROJECT_FACT_KEYS) if k in data}
+    text = json.dumps(kept, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _partial_key(
+    results: Mapping[str, FileResult], others: list[str], settings: Settings, cache: Cache, index: StatIndex,
+    context: Mapping[str, FileFacts],
+) -> str | None:
+    """The key of a partial run's project phase: every project file with the digest of
+    its project facts (an edit that moves none of them keeps it). The digests of files
+    not checked come from the index, else from ``context`` (then kept in the index);
+    None when one is unknown."""
+    pairs = [(path, project_digest(result.facts)) for path, result in results.items() if path != "-"]
+    for path in others:
+        key = _content_key(path, settings.max_file_size, index)[0]
+        digest = index.digest(key)
+        if digest is None and key is not None and path in context:
+            digest = project_digest(context[path])
+            index.keep_digest(key, digest)
+        if digest is None:
+            return None
+        pairs.append((path, digest))
+    return cache.project_key([(f"{p}\0{os.path.abspath(p)}", d) for p, d in pairs] + [("\0partial", "")])
+
+
+def _context_facts(
+    others: list[str], settings: Settings, cache: Cache | None, crashes: list[tuple[str, str]],
+    index: StatIndex | None = None,
+) -> dict[str, FileFacts] | None:
+    """The facts of ``others`` (files of the project not checked in this run)."""
     if not others:
         return None
     return boundaries.load_context_facts(
@@ -367,6 +414,10 @@ def _analyze_all(
             key, data = _worker(path, index)
             yield path, index, key, data
         return
+    # The pool's modules cost a run that needs no pool (one changed file) a tenth of its time.
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))

@@ -9,6 +9,10 @@ phase is remembered opens no entry either. Any write to a file
 changes its change time (``st_ctime`` cannot be set by a program), so a tool that keeps
 the modification time (`cp -p`, `rsync -t`, `touch -d`) does not fool it either.
 
+For a partial run (pre-commit passes the changed files), the index also keeps a digest
+of each content key's project facts: when the project files' digests are those of a
+remembered project phase, its findings hold and no other file's facts are read.
+
 A file modified twice within one tick of the filesystem's clock keeps the same times:
 an entry is recorded only for a file whose times are older than the start of the run by
 more than ``RACY_SECONDS`` (as git does with its index), so such a file is read and
@@ -43,7 +47,7 @@ class StatIndex:
     def __init__(self, directory: str, now: float | None = None) -> None:
         self.path = os.path.join(directory, INDEX_FILE)
         self._trusted_before = int(((_clock() if now is None else now) - RACY_SECONDS) * 1e9)
-        self._entries: dict[str, list[Any]] = _load(self.path)
+        self._entries, self._digests = _load(self.path)
         self._seen: set[str] = set()
         self._unchanged: set[str] = set()
         """Files whose entry matched their ``stat`` in this run."""
@@ -90,6 +94,15 @@ class StatIndex:
             entry.append(head)
             self._dirty = True
 
+    def digest(self, key: str | None) -> str | None:
+        """The digest of the project facts of content ``key`` (``keep_digest``), or None."""
+        return self._digests.get(key) if key is not None else None
+
+    def keep_digest(self, key: str, digest: str) -> None:
+        if self._digests.get(key) != digest:
+            self._digests[key] = digest
+            self._dirty = True
+
     def record(self, path: str, stamp: Stamp | None, key: str) -> None:
         absolute = os.path.abspath(path)
         if stamp is None or max(stamp[1], stamp[2]) >= self._trusted_before:
@@ -112,22 +125,28 @@ class StatIndex:
             entries = {p: entries[p] for p in kept[:MAX_ENTRIES]}
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            payload = json.dumps({"format": _FORMAT, "files": entries}, separators=(",", ":"))
+            keys = {entry[4] for entry in entries.values()}
+            digests = {k: d for k, d in self._digests.items() if k in keys}
+            payload = json.dumps({"format": _FORMAT, "files": entries, "digests": digests}, separators=(",", ":"))
             atomic_write(self.path, payload.encode("utf-8", "surrogatepass"))
             self._dirty = False
         except (OSError, ValueError):
             pass
 
 
-def _load(path: str) -> dict[str, list[Any]]:
+def _load(path: str) -> tuple[dict[str, list[Any]], dict[str, str]]:
     try:
         data = json.loads(read_regular(path, _MAX_BYTES))
     except (OSError, ValueError, RecursionError):
-        return {}  # none yet, or unreadable: every file is read and hashed
+        return {}, {}  # none yet, or unreadable: every file is read and hashed
     if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("files"), dict):
-        return {}
-    return {
+        return {}, {}
+    entries = {
         path: entry
         for path, entry in data["files"].items()
         if isinstance(entry, list) and len(entry) in (5, 6) and isinstance(entry[4], str)
     }
+    digests = data.get("digests")
+    if not isinstance(digests, dict):
+        return entries, {}
+    return entries, {k: d for k, d in digests.items() if isinstance(d, str)}
