@@ -301,7 +301,7 @@ def test_guard_rule_asks_for_files_without_agent_vocabulary(monkeypatch) -> None
     monkeypatch.setattr(analyze, "build_model", lambda *a, **kw: built.append(1) or real_build(*a, **kw))
     with_rule = analyze.analyze_content("probe.py", guard, settings_for(["AGL301"], None))
     assert [(d.code, d.line) for d in with_rule.diagnostics] == [("AGL301", 4)] and built == [1]
-    without = analyze.analyze_content("probe.py", guard, settings_for(["AGL302"], None))
+    without = analyze.analyze_content("probe.py", guard, settings_for(["AGL101"], None))  # facts, no model rule
     assert with_rule.facts == without.facts and with_rule.facts.tools == ()
     assert analyze.analyze_content("plain.py", plain, settings_for(["AGL301"], None)).diagnostics == ()
     assert built == [1]

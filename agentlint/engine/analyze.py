@@ -154,11 +154,19 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     syntax_error: Diagnostic | None = None
     tree: ast.Module | None = None
     # With no project or model rule selected, the facts only serve the per-file rules:
-    # the imports, and the whole walk and the agent model only where such a rule runs.
+    # the imports where one may report, and the tools where such a rule reads them.
     project = project_phase_wanted(settings)
+    # the per-file rules whose text test the file passes (most files hold no candidate)
+    worded = [
+        r for r in registry.per_file_rules()
+        if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
+    ]
     try:
         tree = parse_lowered(text, path)
-        facts = extract_facts(path, tree, text) if project else import_facts(path, tree)
+        if project:
+            facts = extract_facts(path, tree, text)
+        else:
+            facts = import_facts(path, tree) if worded else FileFacts(module=module_name_for(path))
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -175,16 +183,14 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
         facts = FileFacts(module=module_name_for(path), complete=False)
 
     rules = [
-        r
-        for r in registry.per_file_rules()
-        if r.meta.code in settings.enabled
-        and (r.prefilter is None or r.prefilter.search(content))
-        and (tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings))
+        r for r in worded
+        if tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings)
     ]
-    if tree is not None and facts.complete and (project or any(r.reads_agents for r in rules)):
-        if not project:
-            facts = extract_facts(path, tree, text, project=False)  # what the agent model reads
+    if tree is not None and facts.complete and project:
         facts, found = _agent_model(path, text, content, tree, facts, settings)
+        diagnostics += found
+    elif tree is not None and facts.complete and any(r.reads_agents for r in rules):
+        facts, found = _tools_only(path, text, content, tree, facts, settings)
         diagnostics += found
     if syntax_error is not None and too_deep(syntax_error):
         # LibCST's native parser can overflow its stack on such input: never feed it.
@@ -268,6 +274,24 @@ def _agent_model(
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
         return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
     return facts, _run_model_rules(enabled, path, text, settings, model)
+
+
+def _tools_only(
+    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings
+) -> tuple[FileFacts, list[Diagnostic]]:
+    """The file's tools, for per-file rules that read them (AGL302 names the tool a
+    handler is in) in a run without model or project rules: the model's tool finder
+    reads the imports alone, so neither the whole facts walk nor the rest of the model
+    (sinks, agents, model calls) is needed."""
+    knowledge = agent_knowledge(settings.knowledge)
+    if not worth_modelling(content, knowledge):
+        return facts, []
+    try:
+        return replace(facts, tools=build_model(tree, facts, text, knowledge).tool_facts()), []
+    except RecursionError:
+        return facts, []
+    except Exception as exc:  # a bug in the agent model: say so, lose nothing else
+        return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
 
 
 CST_PREFILTER = True

@@ -26,7 +26,7 @@ from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
 from agentlint.engine.stat_index import StatIndex
 from agentlint.engine.analyze import project_phase_wanted
-from agentlint.facts.module_names import module_name_for
+from agentlint.facts.module_names import forget_packages, module_name_for
 from agentlint.facts.source import UnreadableFile, read_regular
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
@@ -203,6 +203,7 @@ def run_groups(
     leaves them out). A partial run whose project files all have the project facts of a
     remembered project phase takes its findings and reads no other file's facts, unless
     ``remember_partial`` is false (`--fix` checks again with those facts)."""
+    forget_packages()
     keeps: list[bool | str] = [
         ("project" if project_phase_wanted(settings) else False) if keep_facts is None else keep_facts
         for settings, _ in groups
@@ -311,6 +312,7 @@ def facts_json(
     a miss is read with ``ast`` only, no rule and no LibCST parse (a tenth of the cost
     of a full analysis), in the process pool, and stored facts-only. No project phase
     runs and no result is decoded."""
+    forget_packages()
     cache = open_cache(settings.cache_dir, settings.fingerprint()) if use_cache else None
     index = StatIndex(cache.directory) if cache is not None else None
     todo: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 _NAMESPACE_DEPTH = 3
 """How many folders without `__init__.py` in a row may sit inside a regular package."""
@@ -16,7 +17,15 @@ def module_name_for(path: str) -> str:
     path = os.path.abspath(path)
     directory, filename = os.path.split(path)
     stem = filename[:-3] if filename.endswith(".py") else filename
-    parts = [] if stem == "__init__" else [stem]
+    parts = ([] if stem == "__init__" else [stem]) + list(_packages(directory))
+    return ".".join(reversed(parts)) or stem
+
+
+@lru_cache(maxsize=4096)
+def _packages(directory: str) -> tuple[str, ...]:
+    """The names of ``directory`` and of the folders above it that are packages, innermost
+    first (asked once per folder: a run names every file of a folder)."""
+    parts: list[str] = []
     isfile, split, join = os.path.isfile, os.path.split, os.path.join
     while True:
         if not isfile(join(directory, "__init__.py")):
@@ -36,4 +45,9 @@ def module_name_for(path: str) -> str:
         parts.append(package)
         if not package:
             break
-    return ".".join(reversed(parts)) or stem
+    return tuple(parts)
+
+
+def forget_packages() -> None:
+    """Forget which folders are packages (each run asks the file system again)."""
+    _packages.cache_clear()

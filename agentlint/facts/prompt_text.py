@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 import zlib
+from functools import lru_cache
 
 PLACEHOLDER = re.compile(r"\{\{\s*[\w.]*\s*\}\}|\{[^{}\s]*\}|\$\{\w+\}|%\(\w+\)[sdrif]|%[sdr]")
 _TOKEN = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 SHINGLE = 5
 MAX_TEXT = 8000
 """Characters of normalised text kept per prompt (the rest is not compared)."""
@@ -57,10 +57,22 @@ def shingles(toks: list[str]) -> tuple[int, ...]:
     }))
 
 
+@lru_cache(maxsize=1)
+def _cjk() -> "re.Pattern[str]":
+    # compiled on first use (a few milliseconds, paid only for text that is not ASCII)
+    return re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Chinese, Japanese or Korean character."""
+    return not text.isascii() and _cjk().search(text) is not None
+
+
 def word_count(normalised: str) -> float:
     """Words outside placeholders; a CJK character counts as half a word."""
     literal = normalised.replace("{}", " ")
-    return len(_WORD.findall(literal)) + len(_CJK.findall(literal)) / 2
+    cjk = 0 if literal.isascii() else len(_cjk().findall(literal))
+    return len(_WORD.findall(literal)) + cjk / 2
 
 
 def literal_length(normalised: str) -> int:
@@ -73,7 +85,7 @@ def prose_ratio(toks: list[str]) -> float:
     words = content_tokens(toks)
     if not words:
         return 0.0
-    return sum(1 for t in words if t[0].isalnum() or _CJK.match(t)) / len(words)
+    return sum(1 for t in words if t[0].isalnum() or has_cjk(t[0])) / len(words)
 
 
 def reads_as_instructions(normalised: str) -> bool:

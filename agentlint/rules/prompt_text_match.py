@@ -34,7 +34,6 @@ _COMMON = 60
 _FRAGMENT_SHARED = FRAGMENT_RUN - pt.SHINGLE + 1
 
 IDENTICAL, NEAR_COPY, VARIANT_COPY, FRAGMENT = "identical", "near", "variant", "fragment"
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], comparable) -> list[tuple[int, int, str, str]]:
@@ -103,7 +102,7 @@ def longest_run(a: str, b: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    if _CJK.search(text):
+    if pt.has_cjk(text):
         return re.findall(r"[A-Za-z0-9_']+|\S", text)
     return text.split()
 
@@ -117,7 +116,7 @@ def drift(a: str, b: str, *, sentences: bool = True) -> str:
         return "identical"
     tag, i1, i2, j1, j2 = ops[0]
     sentence = 1 + sum(1 for w in wa[:i1] if w.endswith((".", "?", "!", ":", "。", "：", "？", "！")))
-    joiner = "" if _CJK.search(a) else " "
+    joiner = "" if pt.has_cjk(a) else " "
     old, new = _clip(joiner.join(wa[i1:i2])), _clip(joiner.join(wb[j1:j2]))
     change = {"replace": f"'{old}' -> '{new}'", "delete": f"drops '{old}'", "insert": f"adds '{new}'"}[tag]
     more = f" (+{len(ops) - 1} more)" if len(ops) > 1 else ""
