@@ -121,7 +121,7 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
     content = _read(path, settings.max_file_size)
     if isinstance(content, str):
         return "", unreadable(path, content).to_json()
-    key = Cache.key(path, content)
+    key = Cache.key(path, content) if cache is not None else ""  # a run without cache keys nothing
     if keep_facts == "facts-only":
         return key, {"facts": facts_only_json(path, content, key, settings, cache)}
     project = project_phase_wanted(settings)
@@ -220,6 +220,10 @@ def run_groups(
     for index, (settings, files) in enumerate(groups):
         cache, keep = caches[index], keeps[index]
         keys: dict[str, str] = {}
+        if cache is None:
+            # no entry to look up: the files are read once, where they are analysed
+            todo += [(path, index) for path in files]
+            continue
         for path in files:
             key, reason = _content_key(path, settings.max_file_size, indexes[index])
             if reason is not None:
@@ -422,6 +426,9 @@ def _analyze_all(
 
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
+    # Largest files first, so that the last chunks are small ones and no worker is left
+    # with a big file while the others wait (a stat each; a file gone sorts last).
+    todo = sorted(todo, key=_size, reverse=True)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
@@ -446,6 +453,13 @@ def _analyze_all(
             for future in done:
                 yield from future.result()
             del done, future
+
+
+def _size(item: tuple[str, int]) -> int:
+    try:
+        return os.stat(item[0]).st_size
+    except OSError:
+        return -1
 
 
 def _worker_chunk(todo: list[tuple[str, int]]) -> list[tuple[str, int, str, dict]]:
