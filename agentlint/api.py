@@ -43,5 +43,5 @@ def check_source(
     suppressions applied."""
     settings = settings_for(select, rule_settings)
     content = source.encode("utf-8") if isinstance(source, str) else source
-    result = analyze_content(path, content, settings)
+    result = analyze_content(path, content, settings, all_facts=False)  # nothing keeps the facts
     return finalize({path: result}, settings, registry.all_rules())

@@ -105,15 +105,17 @@ def _deep_enough() -> None:
         sys.setrecursionlimit(RECURSION_LIMIT)
 
 
-def analyze_content(path: str, content: bytes, settings: Settings) -> FileResult:
-    """Analyse one file's bytes. Never raises: problems become diagnostics."""
+def analyze_content(path: str, content: bytes, settings: Settings, *, all_facts: bool = True) -> FileResult:
+    """Analyse one file's bytes. Never raises: problems become diagnostics.
+    ``all_facts=False``: nothing keeps the facts beyond this run (no cache, no explain),
+    so those that no selected rule reads are not extracted (``ProjectRule.reads``)."""
     _deep_enough()
     if notebooks.is_notebook(path):
-        return _analyze_notebook(path, content, settings)
-    return _analyze_python(path, content, settings)
+        return _analyze_notebook(path, content, settings, all_facts)
+    return _analyze_python(path, content, settings, all_facts)
 
 
-def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResult:
+def _analyze_notebook(path: str, content: bytes, settings: Settings, all_facts: bool = True) -> FileResult:
     """A notebook is analysed as the Python of its code cells (``facts.notebooks``), in virtual
     lines; ``finalize`` maps the findings to cells. Outputs (images) do not count
     towards `max-file-size`, only the code does."""
@@ -121,12 +123,12 @@ def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResu
         source = notebooks.read(content)
     except notebooks.NotebookError as exc:
         return unreadable(path, str(exc))
-    result = _analyze_python(path, source.text.encode("utf-8"), settings)
+    result = _analyze_python(path, source.text.encode("utf-8"), settings, all_facts)
     if not result.facts.complete and any(d.code == SYNTAX_ERROR.code for d in result.diagnostics):
         # One cell that does not parse costs that cell only (IPython compiles cells apart).
         source, broken = notebooks.drop_broken_cells(source, lambda cell: parse_lowered(cell, path))
         if broken:
-            result = _analyze_python(path, source.text.encode("utf-8"), settings)
+            result = _analyze_python(path, source.text.encode("utf-8"), settings, all_facts)
             found = tuple(
                 engine_diagnostic(
                     SYNTAX_ERROR, path, f"Syntax error in this cell, so it was not checked (the other cells were): {b.message}",
@@ -138,7 +140,7 @@ def _analyze_notebook(path: str, content: bytes, settings: Settings) -> FileResu
     return replace(result, cells=source.cells.ranges)
 
 
-def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult:
+def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bool = True) -> FileResult:
     if len(content) > settings.max_file_size:
         return unreadable(path, too_large(len(content), settings.max_file_size))
     if b"\0" in content:
@@ -164,7 +166,8 @@ def _analyze_python(path: str, content: bytes, settings: Settings) -> FileResult
     try:
         tree = parse_lowered(text, path)
         if project:
-            facts = extract_facts(path, tree, text)
+            read = _read_by_selected(settings.enabled) if not all_facts else frozenset({"cost", "prompts"})
+            facts = extract_facts(path, tree, text, cost_facts="cost" in read, prompt_facts="prompts" in read)
         else:
             facts = import_facts(path, tree) if worded else FileFacts(module=module_name_for(path))
     except (SyntaxError, ValueError) as exc:
@@ -213,6 +216,12 @@ def project_phase_wanted(settings: Settings) -> bool:
     """A project rule is selected, or a model rule (tools declared in one module and
     passed as tools in another are found in the project phase)."""
     return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
+
+
+@lru_cache(maxsize=8)
+def _read_by_selected(enabled: frozenset[str]) -> frozenset[str]:
+    """The optional facts (``ProjectRule.reads``) that the selected project rules read."""
+    return frozenset().union(*(r.reads for r in registry.project_rules() if r.meta.code in enabled))
 
 
 @lru_cache(maxsize=8)

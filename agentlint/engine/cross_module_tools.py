@@ -25,7 +25,7 @@ from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.facts.agents.model import build as build_model
 from agentlint.facts.agents.project import MIN_SUBCLASSES
 from agentlint.facts.agents.sinks import sink_words
-from agentlint.facts.module import extract_facts
+from agentlint.facts.module import extract_facts, import_facts
 from agentlint.facts.source import decode, parse_lowered
 from agentlint.facts.types import FileFacts, ToolFact, ToolFrameworkFact, ToolRefFact
 from agentlint.knowledge import frameworks as fw
@@ -160,7 +160,8 @@ class _Names:
                     if parse_if is None or parse_if(content):
                         text = decode(content)
                         tree = parse_lowered(text, path)
-                        memo[module] = table(build_model(tree, extract_facts(path, tree, text), text, self.knowledge))
+                        facts = extract_facts(path, tree, text, project=False)  # what the model reads
+                        memo[module] = table(build_model(tree, facts, text, self.knowledge))
                 except _READ_ERRORS:
                     pass
             found = memo[module].get(target.rpartition(".")[2])
@@ -212,7 +213,7 @@ class _Names:
             try:
                 with open(path, "rb") as fh:
                     text = decode(fh.read())
-                found = {i.local: i.qualified for i in extract_facts(path, parse_lowered(text, path), text).imports}
+                found = {i.local: i.qualified for i in import_facts(path, parse_lowered(text, path)).imports}
             except _READ_ERRORS:
                 pass
             self._imports[module] = found
@@ -294,7 +295,7 @@ def declare(
             with open(path, "rb") as fh:
                 text = decode(fh.read())
             tree = parse_lowered(text, path)
-            file_facts = extract_facts(path, tree, text)
+            file_facts = extract_facts(path, tree, text, project=False)  # what the model and its rules read
             if plan.aliases:
                 file_facts = replace(file_facts, imports=tuple(
                     replace(i, qualified=plan.aliases.get(i.qualified, i.qualified)) for i in file_facts.imports))

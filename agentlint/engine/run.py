@@ -126,7 +126,8 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
         return key, {"facts": facts_only_json(path, content, key, settings, cache)}
     project = project_phase_wanted(settings)
     try:
-        result = analyze_content(path, content, settings)
+        # without a cache, a result's facts end with the run: only what its rules read
+        result = analyze_content(path, content, settings, all_facts=cache is not None or keep_facts is True)
         if (cache is None and keep_facts is False) or not project:
             # nothing will read the facts: do not spend a tenth of the run encoding them
             result = replace(result, facts=FileFacts(result.facts.module, complete=result.facts.complete))

@@ -705,18 +705,24 @@ class ModuleWalk(UseChains):
                     push(value)
 
 
-def extract_facts(path: str, tree: ast.Module, source: str | None = None, *, project: bool = True) -> FileFacts:
+def extract_facts(
+    path: str, tree: ast.Module, source: str | None = None, *, project: bool = True,
+    cost_facts: bool | None = None, prompt_facts: bool | None = None,
+) -> FileFacts:
     """The facts of one module. ``source`` (the text ``tree`` was parsed from) lets the
     cost and prompt extractors skip files without their vocabulary and convert columns
     to characters; without it they walk every file. ``project=False`` leaves out the
-    cost and prompt facts, which only project rules read (a run of per-file rules alone)."""
+    cost and prompt facts, which only project rules read (a run of per-file rules alone);
+    ``cost_facts`` / ``prompt_facts`` say so of one of them (default: ``project``)."""
+    cost_facts = project if cost_facts is None else cost_facts
+    prompt_facts = project if prompt_facts is None else prompt_facts
     module = module_name_for(path)
     extractor = ModuleWalk(module, os.path.basename(path) == "__init__.py")
     extractor.collect_module_names(tree)
     extractor.collect_string_tables(tree.body)
     extractor.walk_body(tree.body, MODULE_SCOPE, False)
-    cost_terms, cost_nones, price_literals = cost.extract(tree, source) if project else ((), (), ())
-    prompt_sites, prompt_blocks = prompts.extract(tree, source, module, extractor.resolve_any) if project else ((), ())
+    cost_terms, cost_nones, price_literals = cost.extract(tree, source) if cost_facts else ((), (), ())
+    prompt_sites, prompt_blocks = prompts.extract(tree, source, module, extractor.resolve_any) if prompt_facts else ((), ())
     return FileFacts(
         module=module,
         imports=tuple(extractor.imports),

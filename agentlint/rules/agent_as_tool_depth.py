@@ -73,6 +73,7 @@ two levels*; *the third level is a sign it should have been a sequence*.
 
 
 class AgentAsToolTooDeep(ProjectRule):
+    reads = frozenset()
     meta = RuleMeta(
         code="AGL502",
         name="agent-as-tool-too-deep",

@@ -276,6 +276,10 @@ class ProjectRule:
     meta: ClassVar[RuleMeta]
     borrowed_settings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Settings of other rules this rule also reads (rule code -> keys)."""
+    reads: ClassVar[frozenset[str]] = frozenset({"prompts", "cost"})
+    """Which of the facts only some rules need this rule reads: "prompts" (prompt sites
+    and blocks), "cost" (cost terms, None costs, prices). A run without cache extracts
+    them only for a selected rule that reads them (a cache keeps them all, for explain)."""
 
     def __init__(self, context: ProjectContext) -> None:
         self.context = context

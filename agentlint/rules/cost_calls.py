@@ -193,6 +193,7 @@ def _entries(settings: Mapping[str, object], key: str) -> list[str]:
 
 
 class CallBypassesCostAccounting(ProjectRule):
+    reads = frozenset({"cost"})
     meta = META
     borrowed_settings = {"AGL101": ("cost-functions",)}
 

@@ -244,6 +244,7 @@ def _state(count: int, diverging: list[tuple[str, str]]) -> str:
 
 
 class DuplicatedCostFormula(ProjectRule):
+    reads = frozenset({"cost"})
     meta = META
 
     def check(self) -> list[Diagnostic]:

@@ -248,6 +248,7 @@ def _double_counted_cache(terms: Sequence[CostTermFact]) -> list[tuple[CostTermF
 
 
 class CachedTokensDoubleCounted(ProjectRule):
+    reads = frozenset({"cost"})
     meta = CACHED_META
 
     def check(self) -> list[Diagnostic]:
@@ -286,6 +287,7 @@ def _reasoning_problem(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, str
 
 
 class ReasoningTokensMiscounted(ProjectRule):
+    reads = frozenset({"cost"})
     meta = REASONING_META
 
     def check(self) -> list[Diagnostic]:

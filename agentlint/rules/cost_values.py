@@ -126,6 +126,7 @@ _NONE_MESSAGES = {
 
 
 class CostMayBeNone(ProjectRule):
+    reads = frozenset({"cost"})
     meta = NONE_META
 
     def check(self) -> list[Diagnostic]:
@@ -140,6 +141,7 @@ class CostMayBeNone(ProjectRule):
 
 
 class HardCodedPrice(ProjectRule):
+    reads = frozenset({"cost"})
     meta = PRICE_META
 
     def check(self) -> list[Diagnostic]:

@@ -135,6 +135,7 @@ documented deterministic guard, and the choice between the two is written down*.
 
 
 class IrreversibleToolWithoutApproval(ProjectRule):
+    reads = frozenset()
     meta = RuleMeta(
         code="AGL203",
         name="irreversible-tool-without-approval",

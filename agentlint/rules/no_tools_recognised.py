@@ -72,6 +72,7 @@ None. Silence it with `ignore = ["AGL901"]` if the project really has no tools.
 
 
 class NoToolsRecognised(ProjectRule):
+    reads = frozenset()
     meta = RuleMeta(
         code="AGL901",
         name="no-tools-recognised",

@@ -37,6 +37,7 @@ class _Unit:
 
 
 class PromptAssembledInMultiplePlaces(ProjectRule):
+    reads = frozenset({"prompts"})
     meta = META
 
     def check(self) -> list[Diagnostic]:
