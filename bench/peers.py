@@ -10,7 +10,8 @@ agentlint's cold CPU divided by each tool's:
 - ``ast.parse`` of every file (this script, ``--ast-parse``): the floor of any ast linter;
 - LibCST ``parse_module`` of every file (``corpus/parse_bench.py parse -j 1`` of the shared
   folder): what a LibCST linter cannot go below;
-- ``agentlint check --no-cache -j 1`` (every default rule) and ``--select AGL302``;
+- ``agentlint check --no-cache -j 1`` (every default rule), ``--select AGL302`` (in one
+  process and with the default ``--jobs``) and ``--select AGL201`` (the facts pass);
 - ``ruff check --no-cache --select BLE001,E722`` (ruff's broad-except rules, the nearest
   to AGL302), when ruff is installed beside agentlint;
 - the agent linters agentguard-linter, spendlint (telemetry off) and agentic-guard, from
@@ -87,6 +88,10 @@ def tools_for(folder: str, args: argparse.Namespace) -> list[Tool]:
              "agentlint check DIR --no-cache -j 1 --exit-zero -q"),
         Tool("agentlint --select AGL302", [agentlint, "check", folder, "--no-cache", "-j", "1", "--select", "AGL302", "--exit-zero", "-q"],
              "agentlint check DIR --no-cache -j 1 --select AGL302 --exit-zero -q"),
+        Tool("agentlint --select AGL302, default jobs", [agentlint, "check", folder, "--no-cache", "--select", "AGL302", "--exit-zero", "-q"],
+             "agentlint check DIR --no-cache --select AGL302 --exit-zero -q"),
+        Tool("agentlint facts pass (--select AGL201)", [agentlint, "check", folder, "--no-cache", "-j", "1", "--select", "AGL201", "--exit-zero", "-q"],
+             "agentlint check DIR --no-cache -j 1 --select AGL201 --exit-zero -q"),
     ]
     if ruff.exists():
         found.append(Tool("ruff BLE001,E722", [str(ruff), "check", folder, "--no-cache", "--select", "BLE001,E722", "--exit-zero", "-q"],
@@ -140,9 +145,15 @@ def report(folder: str, label: str, args: argparse.Namespace) -> list[str]:
         share = f"{ours / cpu[tool.name]:.2f}" if cpu[tool.name] > 0 else "n/a"
         out.append(f"| {tool.name}{note} | {cpu[tool.name]:.2f} | {wall[tool.name]:.2f} | {share} | `{tool.shown}` |")
     select = cpu["agentlint --select AGL302"]
+    parse = cpu["ast.parse, every file"]
     if "ruff BLE001,E722" in wall:
-        out += ["", f"`--select AGL302` takes {wall['agentlint --select AGL302'] / wall['ruff BLE001,E722']:.1f}× the wall time of ruff's "
-                f"broad-except rules and {select / cpu['ast.parse, every file']:.1f}× the CPU of `ast.parse` alone."]
+        ruff_wall = wall["ruff BLE001,E722"]
+        out += ["", f"`--select AGL302` takes {wall['agentlint --select AGL302, default jobs'] / ruff_wall:.1f}× the wall time of "
+                f"ruff's broad-except rules with agentlint's default `--jobs` (ruff uses every core too), "
+                f"{wall['agentlint --select AGL302'] / ruff_wall:.1f}× in one process, and {select / parse:.1f}× the CPU of "
+                "`ast.parse` alone."]
+    out += [f"The facts pass (`--select AGL201`: every file's facts and agent model, one model rule) takes "
+            f"{cpu['agentlint facts pass (--select AGL201)'] / parse:.1f}× the CPU of `ast.parse`."]
     out += [f"agentlint's default rules take {ours / cpu['LibCST parse_module, every file']:.2f}× the CPU of LibCST parse-only "
             f"and {ours / cpu['ast.parse, every file']:.1f}× that of `ast.parse`.", ""]
     return out

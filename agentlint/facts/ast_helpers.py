@@ -118,6 +118,8 @@ _SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "id", "a
 """Fields that never hold a child node worth visiting (names, flags, the `Load` context)."""
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _AST, _list = ast.AST, list
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal})
+"""Nodes without child nodes: not queued, unless asked for."""
 
 
 def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
@@ -125,6 +127,7 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
     (breadth first). One walk that reads only the fields that can hold nodes, for the
     model finders that would each walk the whole module."""
     wanted = frozenset(kinds)
+    leaves = _LEAVES - wanted
     out: list[ast.AST] = []
     todo = [tree]
     fields_of = _CHILD_FIELDS
@@ -141,7 +144,7 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
         for field in fields:
             value = getattr(node, field, None)
             if type(value) is _list:
-                todo.extend([item for item in value if isinstance(item, _AST)])
-            elif isinstance(value, _AST):
+                todo.extend([item for item in value if type(item) not in leaves and isinstance(item, _AST)])
+            elif type(value) not in leaves and isinstance(value, _AST):
                 todo.append(value)
     return out
