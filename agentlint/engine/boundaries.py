@@ -314,13 +314,17 @@ def context_files(
     # only the rest of each project is walked, and the passed paths are resolved only
     # when that finds any file.
     walked = frozenset(os.path.realpath(g) for g in given if os.path.isdir(g))
-    found = [(root, path) for root in roots for path in discover([root], settings, skip_folders=walked).files]
+    found = [
+        (root, path, real)
+        for root in roots
+        for found_here in [discover([root], settings, skip_folders=walked)]
+        for path, real in zip(found_here.files, found_here.real_paths)
+    ]
     if not found:
         return []
     seen = {os.path.realpath(p) for p in passed}
     out: list[str] = []
-    for root, path in found:
-        real = os.path.realpath(path)
+    for root, path, real in found:
         if real not in seen and projects.root_for(path) == root:
             seen.add(real)
             out.append(path)

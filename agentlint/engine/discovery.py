@@ -25,6 +25,8 @@ class PathProblem:
 class Discovery:
     files: list[str] = field(default_factory=list)
     problems: list[PathProblem] = field(default_factory=list)
+    real_paths: list[str] = field(default_factory=list)
+    """The resolved path of each of ``files`` (the walk knows it without asking again)."""
 
 
 def display_path(path: str) -> str:
@@ -287,6 +289,7 @@ def discover(
         if real not in seen:
             seen.add(real)
             out.files.append(path)
+            out.real_paths.append(real)
 
     for given in paths:
         try:
