@@ -40,6 +40,8 @@ class Cache:
         self.directory = os.path.join(directory, __version__, settings_fingerprint)
         self.enabled = True
         self._tagged = False
+        self._folders: set[str] = set()
+        """Shard folders known to exist (asking the file system again costs as much as a write)."""
 
     @staticmethod
     def key(path: str, content: bytes) -> str:
@@ -73,7 +75,10 @@ class Cache:
             return
         target = self._path(key)
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            folder = os.path.dirname(target)
+            if folder not in self._folders:
+                os.makedirs(folder, exist_ok=True)
+                self._folders.add(folder)
             facts = data.get("facts")
             lines = [json.dumps(self.findings_line(key, data), separators=(",", ":"))]
             if isinstance(facts, dict):
