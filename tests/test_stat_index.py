@@ -224,3 +224,33 @@ def test_a_partial_run_with_fix_reads_the_other_facts(tmp_path):
             remember_partial=False,
         )
         assert result.context is not None and str(tmp_path / "b.py") in result.context
+
+
+def test_a_partial_run_reads_the_other_files_facts_from_one_file(tmp_path, monkeypatch, a_minute_later):
+    """When the edit moves the file's facts, the project phase needs the other files'
+    facts: after the first partial run they come from one file of the cache, not from
+    an entry per file; a file changed since is read from its entry again."""
+    (tmp_path / "pyproject.toml").write_text("")
+    prompt = '"""You are a careful support agent. Answer in English, cite the order number, never promise refunds, and escalate angry customers to a human."""'
+    a, b, c = tmp_path / "a.py", tmp_path / "b.py", tmp_path / "c.py"
+    a.write_text(f"SYSTEM = {prompt}\n")
+    b.write_text(f"SYSTEM_PROMPT = {prompt}\n")
+    c.write_text("x = 1\n")
+    for path in (a, b, c, tmp_path / "pyproject.toml"):
+        _age(path)
+    settings = settings_for(select=["AGL401"])
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache"), "root": str(tmp_path)})
+    entries: list[str] = []
+    real = run_module.boundaries.cached_facts
+    monkeypatch.setattr(run_module.boundaries, "cached_facts", lambda cache, key: entries.append(key) or real(cache, key))
+
+    def partial() -> list[tuple[str, int]]:
+        a.write_text("\n" + a.read_text())  # every fact of a.py moves: no remembered phase holds
+        found = run([str(a)], settings, jobs=1, keep_facts=None, paths=[str(a)]).diagnostics
+        return [(d.code, d.span.start.line) for d in found]
+
+    assert partial() == [("AGL401", 2)] and len(entries) == 2
+    assert partial() == [("AGL401", 3)] and len(entries) == 2
+    b.write_text(f"OTHER = 1\nSYSTEM_PROMPT = {prompt}\n")
+    _age(b)
+    assert partial() == [("AGL401", 4)] and len(entries) == 3

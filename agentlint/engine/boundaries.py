@@ -334,12 +334,14 @@ def context_files(
 def load_context_facts(
     paths: Sequence[str], settings: Settings, cache, read, crashes: list[tuple[str, str]] | None = None,
     key_of: Callable[[str], str | None] | None = None,
+    known: Mapping[str, dict] | None = None, kept: dict[str, dict] | None = None,
 ) -> dict[str, FileFacts]:
-    """Facts of files that are not checked in this run: from the cache (a full result,
-    else a facts-only entry), else computed with ``ast`` and stored facts-only. A file
-    whose facts could not be extracted because of a bug is added to ``crashes``.
-    ``key_of(path)`` gives a file's cache key without reading it when it can (the stat
-    index); the file is read only on a miss."""
+    """Facts of files that are not checked in this run: from ``known`` (project facts in
+    JSON by cache key), else from the cache (a full result, else a facts-only entry),
+    else computed with ``ast`` and stored facts-only. A file whose facts could not be
+    extracted because of a bug is added to ``crashes``. ``key_of(path)`` gives a file's
+    cache key without reading it when it can (the stat index); the file is read only on a
+    miss. ``kept`` receives every file's project facts by key."""
     def code(path: str) -> bytes | None:
         content = read(path)
         if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
@@ -355,10 +357,13 @@ def load_context_facts(
             if content is None:
                 continue
             key = Cache.key(path, content)
-        data = cached_facts(cache, key) if cache is not None else None
+        held = known.get(key) if known else None
+        data = held if held is not None else cached_facts(cache, key) if cache is not None else None
         if data is not None:
             try:
                 out[path] = FileFacts.project_from_json(data)
+                if kept is not None:
+                    kept[key] = held if held is not None else out[path].project_json()
                 continue
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass
@@ -371,6 +376,8 @@ def load_context_facts(
         if "crash" in data and crashes is not None:
             crashes.append((path, data["crash"]))
         out[path] = FileFacts.project_from_json(data)
+        if kept is not None:
+            kept[key] = out[path].project_json()
     return out
 
 

@@ -30,6 +30,7 @@ from agentlint.facts.source import read_regular
 
 _TAG = "CACHEDIR.TAG"
 _PROJECT_FILE = "project-phase.json"
+_CONTEXT_FILE = "project-facts.json"
 MAX_ENTRY_BYTES = 1 << 28
 """A cache entry larger than this is not ours (the largest real ones are a few MB)."""
 
@@ -129,6 +130,26 @@ class Cache:
             payload = json.dumps({"key": key, "diagnostics": diagnostics}, separators=(",", ":"))
             atomic_write(os.path.join(self.directory, _PROJECT_FILE), payload.encode("utf-8"))
         except OSError:
+            self.enabled = False
+
+    def get_context(self) -> dict[str, dict[str, Any]]:
+        """The project facts (JSON, by content key) of the files a partial run read last:
+        one file to read instead of one entry per file of the project."""
+        try:
+            data = json.loads(read_regular(os.path.join(self.directory, _CONTEXT_FILE), MAX_ENTRY_BYTES))
+        except (OSError, ValueError, RecursionError):
+            return {}
+        facts = data.get("facts") if isinstance(data, dict) else None
+        return {k: v for k, v in facts.items() if isinstance(v, dict)} if isinstance(facts, dict) else {}
+
+    def put_context(self, facts: "dict[str, dict[str, Any]]") -> None:
+        if not self.enabled or (not self._tagged and self.claim() is not None):
+            return
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            payload = json.dumps({"facts": facts}, separators=(",", ":"))
+            atomic_write(os.path.join(self.directory, _CONTEXT_FILE), payload.encode("utf-8", "surrogatepass"))
+        except (OSError, ValueError):
             self.enabled = False
 
     def claim(self) -> str | None:

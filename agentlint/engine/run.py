@@ -28,7 +28,7 @@ from agentlint.engine.stat_index import StatIndex
 from agentlint.engine.analyze import project_phase_wanted
 from agentlint.facts.module_names import forget_packages, module_name_for
 from agentlint.facts.source import UnreadableFile, read_regular
-from agentlint.facts.types import FileFacts
+from agentlint.facts.types import PROJECT_FACT_KEYS, FileFacts
 from agentlint.rules import registry
 from agentlint.rules.builtin import INTERNAL_ERROR, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
@@ -87,13 +87,7 @@ _WORKER_CACHE: "list[Cache | None]" = []
 _WORKER_KEEP: "list[bool | str]" = []
 
 
-_PROJECT_FACT_KEYS = frozenset({
-    "module", "imports", "tools", "agents", "tool_refs", "tool_frameworks", "tool_uses", "model_receivers", "library_tools", "frameworks", "complete",
-    "cost_terms", "cost_nones", "price_literals", "model_calls", "prompt_sites", "prompt_blocks", "approval_wiring", "approved_names",
-})
-"""The facts ``FileFacts.project_from_json`` reads."""
-
-_NOT_PROJECT_FACTS = {name: () for name in FileFacts.__dataclass_fields__ if name not in _PROJECT_FACT_KEYS}
+_NOT_PROJECT_FACTS = {name: () for name in FileFacts.__dataclass_fields__ if name not in PROJECT_FACT_KEYS}
 """The other facts (definitions, calls, references, ...: all tuples), emptied when only
 the project phase will read a result."""
 
@@ -147,7 +141,7 @@ def _worker(path: str, group: int = 0) -> tuple[str, dict]:
         cache.put(key, data)
     if keep_facts is not True and "facts" in data:
         facts = data["facts"]
-        keep = _PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
+        keep = PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
         data["facts"] = {k: facts[k] for k in keep if k in facts}
     return key, data
 
@@ -283,16 +277,12 @@ def run_groups(
         context = None
         if keeps[index] and paths is not None:
             other_files = _other_files(group_results, paths, settings, settings_of, others[index])
-            if remember_partial and keeps[index] == "project" and cache is not None and stat_index is not None \
-                    and others[index]:
-                project_key = _partial_key(group_results, other_files, settings, cache, stat_index, {})
-                remembered[index] = _remembered(cache, project_key) if project_key is not None else None
-            if remembered[index] is None:
+            if others[index]:  # a partial run with a cache
+                remember = remember_partial and keeps[index] == "project"
+                context, project_key, remembered[index] = _partial_phase(
+                    group_results, other_files, settings, cache, stat_index, crashes, remember)
+            else:
                 context = _context_facts(other_files, settings, cache, crashes, stat_index)
-                if project_key is None and context and stat_index is not None and not crashes and others[index] \
-                        and remember_partial and cache is not None:
-                    # the first partial run: the next one finds every digest
-                    project_key = _partial_key(group_results, other_files, settings, cache, stat_index, context)
         if stat_index is not None:
             stat_index.save()
         found: list[list[Diagnostic]] = []
@@ -354,10 +344,8 @@ def _other_files(
 
 
 def project_digest(facts: FileFacts) -> str:
-    """A digest of what the project phase reads of a file (``_PROJECT_FACT_KEYS``)."""
-    data = facts.to_json()
-    kept = {k: data[k] for k in sorted(_PROJECT_FACT_KEYS) if k in data}
-    text = json.dumps(kept, sort_keys=True, separators=(",", ":"))
+    """A digest of what the project phase reads of a file (``PROJECT_FACT_KEYS``)."""
+    text = json.dumps(facts.project_json(), sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -382,17 +370,46 @@ def _partial_key(
     return cache.project_key([(f"{p}\0{os.path.abspath(p)}", d) for p, d in pairs] + [("\0partial", "")])
 
 
+def _partial_phase(
+    results: Mapping[str, FileResult], others: list[str], settings: Settings, cache: Cache | None,
+    index: StatIndex | None, crashes: list[tuple[str, str]], remember: bool,
+) -> tuple[dict[str, FileFacts] | None, str | None, list[Diagnostic] | None]:
+    """(the other files' facts, the key to remember the project phase under, its
+    remembered findings) for a partial run: the findings when no project file's project
+    facts changed since a remembered phase (no other file's facts are read then), else
+    the facts, and the key when every file's digest is known (the first such run keeps
+    the digests of the facts it reads)."""
+    key = None
+    if remember and cache is not None and index is not None:
+        key = _partial_key(results, others, settings, cache, index, {})
+        found = _remembered(cache, key) if key is not None else None
+        if found is not None:
+            return None, key, found
+    context = _context_facts(others, settings, cache, crashes, index)
+    if key is None and remember and context and cache is not None and index is not None and not crashes:
+        key = _partial_key(results, others, settings, cache, index, context)
+    return context, key, None
+
+
 def _context_facts(
     others: list[str], settings: Settings, cache: Cache | None, crashes: list[tuple[str, str]],
     index: StatIndex | None = None,
 ) -> dict[str, FileFacts] | None:
-    """The facts of ``others`` (files of the project not checked in this run)."""
+    """The facts of ``others`` (files of the project not checked in this run): from the
+    cache's one file of them when it has theirs (``Cache.get_context``), else from each
+    file's entry; the one file is written again when it did not hold them all."""
     if not others:
         return None
-    return boundaries.load_context_facts(
+    known = cache.get_context() if cache is not None else {}
+    kept: dict[str, dict[str, Any]] = {}
+    facts = boundaries.load_context_facts(
         others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes,
         key_of=(lambda path: _content_key(path, settings.max_file_size, index)[0]) if index is not None else None,
+        known=known, kept=kept,
     )
+    if cache is not None and not crashes and kept.keys() != known.keys():
+        cache.put_context(kept)
+    return facts
 
 
 def _remembered(cache: Cache, key: str) -> list[Diagnostic] | None:

@@ -451,6 +451,10 @@ class FileFacts:
     def to_json(self) -> dict[str, Any]:
         return _plain(self)
 
+    def project_json(self) -> dict[str, Any]:
+        """What ``project_from_json`` reads, in JSON."""
+        return {k: v for k, v in _plain(self).items() if k in PROJECT_FACT_KEYS}
+
     @staticmethod
     def project_from_json(data: dict[str, Any]) -> "FileFacts":
         """Only what the project rules read (module, framework imports, tools, agents,
@@ -514,3 +518,11 @@ class FileFacts:
             bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
         )
+
+
+PROJECT_FACT_KEYS = frozenset({
+    "module", "imports", "tools", "agents", "tool_refs", "tool_frameworks", "tool_uses", "model_receivers",
+    "library_tools", "frameworks", "complete", "cost_terms", "cost_nones", "price_literals", "model_calls",
+    "prompt_sites", "prompt_blocks", "approval_wiring", "approved_names",
+})
+"""The facts ``FileFacts.project_from_json`` reads."""
