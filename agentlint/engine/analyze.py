@@ -25,7 +25,7 @@ from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered, too_large
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
-from agentlint.rules.api import ModelContext, Region
+from agentlint.rules.api import OPTIONAL_FACTS, ModelContext, Region
 from agentlint.rules.builtin import (
     INTERNAL_ERROR,
     SYNTAX_ERROR,
@@ -166,7 +166,7 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
     try:
         tree = parse_lowered(text, path)
         if project:
-            read = _read_by_selected(settings.enabled) if not all_facts else frozenset({"cost", "prompts"})
+            read = OPTIONAL_FACTS if all_facts else _read_by_selected(settings.enabled)
             facts = extract_facts(path, tree, text, cost_facts="cost" in read, prompt_facts="prompts" in read)
         else:
             facts = import_facts(path, tree) if worded else FileFacts(module=module_name_for(path))

@@ -112,44 +112,44 @@ class Cache:
 
     def get_project(self, key: str) -> list[dict[str, Any]] | None:
         """The project rules' findings remembered for ``project_key``."""
-        try:
-            data = json.loads(read_regular(os.path.join(self.directory, _PROJECT_FILE), MAX_ENTRY_BYTES))
-        except (OSError, ValueError, RecursionError):
-            return None
-        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("diagnostics"), list):
+        data = self._read_json(_PROJECT_FILE)
+        if data is None or data.get("key") != key or not isinstance(data.get("diagnostics"), list):
             return None
         return data["diagnostics"]
 
     def put_project(self, key: str, diagnostics: list[dict[str, Any]]) -> None:
         """Remember the last project phase (one per settings folder: the next run of the
         same files reads it instead of every file's facts)."""
-        if not self.enabled or (not self._tagged and self.claim() is not None):
-            return
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            payload = json.dumps({"key": key, "diagnostics": diagnostics}, separators=(",", ":"))
-            atomic_write(os.path.join(self.directory, _PROJECT_FILE), payload.encode("utf-8"))
-        except OSError:
-            self.enabled = False
+        self._write_json(_PROJECT_FILE, {"key": key, "diagnostics": diagnostics})
 
     def get_context(self) -> dict[str, dict[str, Any]]:
         """The project facts (JSON, by content key) of the files a partial run read last:
         one file to read instead of one entry per file of the project."""
-        try:
-            data = json.loads(read_regular(os.path.join(self.directory, _CONTEXT_FILE), MAX_ENTRY_BYTES))
-        except (OSError, ValueError, RecursionError):
-            return {}
-        facts = data.get("facts") if isinstance(data, dict) else None
+        data = self._read_json(_CONTEXT_FILE)
+        facts = data.get("facts") if data is not None else None
         return {k: v for k, v in facts.items() if isinstance(v, dict)} if isinstance(facts, dict) else {}
 
     def put_context(self, facts: "dict[str, dict[str, Any]]") -> None:
+        self._write_json(_CONTEXT_FILE, {"facts": facts})
+
+    def _read_json(self, name: str) -> dict[str, Any] | None:
+        """A JSON object the settings folder keeps beside the entries, or None (missing,
+        unreadable or not ours)."""
+        try:
+            data = json.loads(read_regular(os.path.join(self.directory, name), MAX_ENTRY_BYTES))
+        except (OSError, ValueError, RecursionError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _write_json(self, name: str, data: dict[str, Any]) -> None:
         if not self.enabled or (not self._tagged and self.claim() is not None):
             return
         try:
             os.makedirs(self.directory, exist_ok=True)
-            payload = json.dumps({"facts": facts}, separators=(",", ":"))
-            atomic_write(os.path.join(self.directory, _CONTEXT_FILE), payload.encode("utf-8", "surrogatepass"))
+            payload = json.dumps(data, separators=(",", ":"))
+            atomic_write(os.path.join(self.directory, name), payload.encode("utf-8", "surrogatepass"))
         except (OSError, ValueError):
+            # A read-only or full disk must not fail the lint; stop trying this run.
             self.enabled = False
 
     def claim(self) -> str | None:

@@ -225,7 +225,7 @@ def run_groups(
                 results[index][path] = unreadable(path, reason)
             else:
                 keys[path] = key
-        if cache is not None and keep == "project" and paths is not None and not (stdin and index == 0):
+        if keep == "project" and paths is not None and not (stdin and index == 0):
             # Nothing changed since the last run of these files (same contents, same
             # settings, no file of their projects left out): its project findings hold,
             # and no file's facts need reading.
@@ -239,19 +239,18 @@ def run_groups(
                     keep = keeps[index] = False
         stat_index = indexes[index]
         for path, key in keys.items():
-            if cache is not None:
-                cached = stat_index.findings(path) if keep is False and stat_index is not None else None
-                if cached is None:
-                    cached = cache.get(key, facts=keep is not False)
-                    if cached is not None and keep is False and stat_index is not None:
-                        stat_index.keep_findings(path, key, cached)
-                if cached is not None:
-                    try:
-                        results[index][path] = FileResult.from_json(cached, path, with_facts=keep)
-                        hits[index] += 1
-                        continue
-                    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
-                        pass  # an entry from a broken write or an old layout: rebuild it
+            cached = stat_index.findings(path) if keep is False and stat_index is not None else None
+            if cached is None:
+                cached = cache.get(key, facts=keep is not False)
+                if cached is not None and keep is False and stat_index is not None:
+                    stat_index.keep_findings(path, key, cached)
+            if cached is not None:
+                try:
+                    results[index][path] = FileResult.from_json(cached, path, with_facts=keep)
+                    hits[index] += 1
+                    continue
+                except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
+                    pass  # an entry from a broken write or an old layout: rebuild it
             todo.append((path, index))
     if stdin is not None and groups:
         results[0][stdin[0]] = analyze_content(stdin[0], stdin[1], groups[0][0])
@@ -350,16 +349,15 @@ def project_digest(facts: FileFacts) -> str:
 
 
 def _partial_key(
-    results: Mapping[str, FileResult], others: list[str], settings: Settings, cache: Cache, index: StatIndex,
+    results: Mapping[str, FileResult], others: Mapping[str, str | None], cache: Cache, index: StatIndex,
     context: Mapping[str, FileFacts],
 ) -> str | None:
     """The key of a partial run's project phase: every project file with the digest of
-    its project facts (an edit that moves none of them keeps it). The digests of files
-    not checked come from the index, else from ``context`` (then kept in the index);
-    None when one is unknown."""
+    its project facts (an edit that moves none of them keeps it). ``others``: the files
+    not checked, with their content keys; their digests come from the index, else from
+    ``context`` (then kept in the index). None when one is unknown."""
     pairs = [(path, project_digest(result.facts)) for path, result in results.items() if path != "-"]
-    for path in others:
-        key = _content_key(path, settings.max_file_size, index)[0]
+    for path, key in others.items():
         digest = index.digest(key)
         if digest is None and key is not None and path in context:
             digest = project_digest(context[path])
@@ -379,33 +377,37 @@ def _partial_phase(
     facts changed since a remembered phase (no other file's facts are read then), else
     the facts, and the key when every file's digest is known (the first such run keeps
     the digests of the facts it reads)."""
-    key = None
-    if remember and cache is not None and index is not None:
-        key = _partial_key(results, others, settings, cache, index, {})
-        found = _remembered(cache, key) if key is not None else None
-        if found is not None:
-            return None, key, found
-    context = _context_facts(others, settings, cache, crashes, index)
-    if key is None and remember and context and cache is not None and index is not None and not crashes:
-        key = _partial_key(results, others, settings, cache, index, context)
+    if not remember or cache is None or index is None:
+        return _context_facts(others, settings, cache, crashes, index), None, None
+    # each file's key once (a stat, or a read of a file changed since the index saw it)
+    keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
+    key = _partial_key(results, keys, cache, index, {})
+    found = _remembered(cache, key) if key is not None else None
+    if found is not None:
+        return None, key, found
+    context = _context_facts(others, settings, cache, crashes, index, keys)
+    if key is None and context and not crashes:
+        key = _partial_key(results, keys, cache, index, context)
     return context, key, None
 
 
 def _context_facts(
     others: list[str], settings: Settings, cache: Cache | None, crashes: list[tuple[str, str]],
-    index: StatIndex | None = None,
+    index: StatIndex | None = None, keys: Mapping[str, str | None] | None = None,
 ) -> dict[str, FileFacts] | None:
     """The facts of ``others`` (files of the project not checked in this run): from the
     cache's one file of them when it has theirs (``Cache.get_context``), else from each
-    file's entry; the one file is written again when it did not hold them all."""
+    file's entry; the one file is written again when it did not hold them all. ``keys``:
+    their content keys, when the caller has them."""
     if not others:
         return None
+    if keys is None and index is not None:
+        keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
     known = cache.get_context() if cache is not None else {}
     kept: dict[str, dict[str, Any]] = {}
     facts = boundaries.load_context_facts(
         others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes,
-        key_of=(lambda path: _content_key(path, settings.max_file_size, index)[0]) if index is not None else None,
-        known=known, kept=kept,
+        key_of=keys.get if keys is not None else None, known=known, kept=kept,
     )
     if cache is not None and not crashes and kept.keys() != known.keys():
         cache.put_context(kept)

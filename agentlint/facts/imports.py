@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS
 from agentlint.facts.scopes import UNSET, target_names, top_level
 from agentlint.facts.types import ImportFact
 
@@ -136,10 +137,7 @@ class ImportTable:
 
 
 _BODIES = ("body", "orelse", "finalbody")
-_COMPOUND = frozenset({
-    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While, ast.With,
-    ast.AsyncWith, ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()), *((ast.Match,) if hasattr(ast, "Match") else ()),
-})
+_COMPOUND = COMPOUND_STATEMENTS | frozenset(_DEFS)
 """The statements that hold other statements (only they can hold an import)."""
 
 

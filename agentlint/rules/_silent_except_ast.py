@@ -21,6 +21,7 @@ from typing import Iterable
 from agentlint.facts.ast_helpers import call_chain
 from agentlint.knowledge import recording
 from agentlint.knowledge.words import name_words
+from agentlint.rules.api import Region
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 """What runs inside these does not run in the handler (the rule's ``nested_scopes``)."""
@@ -33,7 +34,7 @@ def candidate_statements(
     reporters: Iterable[str],
     *,
     first_only: bool = False,
-) -> "list[int | tuple[int, tuple[int, ...]]]":
+) -> "list[Region]":
     """The module's top-level statements that hold a broad handler not cleared by a
     raise or a recording call: the only code the rule can report in. A class is given as
     (its index, the indexes of the members that hold one) when not all of them do (a
@@ -49,7 +50,7 @@ def candidate_statements(
                 return True
         return False
 
-    found: "list[int | tuple[int, tuple[int, ...]]]" = []
+    found: "list[Region]" = []
     for index, statement in enumerate(tree.body):
         if type(statement) is ast.ClassDef and not first_only:
             members = tuple(i for i, member in enumerate(statement.body) if holds(member))

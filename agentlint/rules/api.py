@@ -41,6 +41,10 @@ class PendingReport:
     replacement: "NodeFix | None" = None
 
 
+OPTIONAL_FACTS = frozenset({"prompts", "cost"})
+"""The facts only some project rules need: "prompts" (prompt sites and blocks), "cost"
+(cost terms, None costs, prices)."""
+
 Region = Union[int, Tuple[int, Tuple[int, ...]]]
 """A top-level statement, or a class with some of its members (``Rule.cst_regions``)."""
 
@@ -276,10 +280,9 @@ class ProjectRule:
     meta: ClassVar[RuleMeta]
     borrowed_settings: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Settings of other rules this rule also reads (rule code -> keys)."""
-    reads: ClassVar[frozenset[str]] = frozenset({"prompts", "cost"})
-    """Which of the facts only some rules need this rule reads: "prompts" (prompt sites
-    and blocks), "cost" (cost terms, None costs, prices). A run without cache extracts
-    them only for a selected rule that reads them (a cache keeps them all, for explain)."""
+    reads: ClassVar[frozenset[str]] = OPTIONAL_FACTS
+    """Which of the ``OPTIONAL_FACTS`` this rule reads. A run without cache extracts them
+    only for a selected rule that reads them (a cache keeps them all, for explain)."""
 
     def __init__(self, context: ProjectContext) -> None:
         self.context = context
