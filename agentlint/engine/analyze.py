@@ -108,7 +108,8 @@ def _deep_enough() -> None:
 def analyze_content(path: str, content: bytes, settings: Settings, *, all_facts: bool = True) -> FileResult:
     """Analyse one file's bytes. Never raises: problems become diagnostics.
     ``all_facts=False``: nothing keeps the facts beyond this run (no cache, no explain),
-    so those that no selected rule reads are not extracted (``ProjectRule.reads``)."""
+    so those that no selected rule reads are not extracted (``ProjectRule.reads``), nor
+    those only explain reads (``extract_facts(graph=False)``)."""
     _deep_enough()
     if notebooks.is_notebook(path):
         return _analyze_notebook(path, content, settings, all_facts)
@@ -167,7 +168,9 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
         tree = parse_lowered(text, path)
         if project:
             read = OPTIONAL_FACTS if all_facts else _read_by_selected(settings.enabled)
-            facts = extract_facts(path, tree, text, cost_facts="cost" in read, prompt_facts="prompts" in read)
+            facts = extract_facts(
+                path, tree, text, cost_facts="cost" in read, prompt_facts="prompts" in read, graph=all_facts
+            )
         else:
             facts = import_facts(path, tree) if worded else FileFacts(module=module_name_for(path))
     except (SyntaxError, ValueError) as exc:

@@ -85,15 +85,10 @@ class ImportTable:
     # -- collection ----------------------------------------------------------------
     def collect_module_names(self, tree: ast.Module) -> None:
         for stmt in top_level(tree.body):
-            if isinstance(stmt, _DEFS):
-                self.module_names.add(stmt.name)
-            elif isinstance(stmt, ast.Assign):
-                for target in stmt.targets:
-                    self.module_names.update(target_names(target))
-            elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
-                self.module_names.add(stmt.target.id)
-            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 self.add_import(stmt, self.table)
+            else:
+                self.module_names.update(_bound_names(stmt))
 
     def add_import(self, stmt: ast.Import | ast.ImportFrom, table: dict[str, str]) -> None:
         """Record the import and bind its names in ``table`` (first wins)."""
@@ -136,34 +131,73 @@ class ImportTable:
         return [pair for pair in pairs if pair[0] != "*"]
 
 
-_BODIES = ("body", "orelse", "finalbody")
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    """The names a module-level statement other than an import binds."""
+    if isinstance(stmt, _DEFS):
+        return [stmt.name]
+    if isinstance(stmt, ast.Assign):
+        return [name for target in stmt.targets for name in target_names(target)]
+    if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    return []
+
+
+def module_level_names(tree: ast.Module) -> set[str]:
+    """The names the module binds at module level, imports aside (``module_names``)."""
+    return {name for stmt in top_level(tree.body) for name in _bound_names(stmt)}
+
+
 _COMPOUND = COMPOUND_STATEMENTS | frozenset(_DEFS)
 """The statements that hold other statements (only they can hold an import)."""
+_FIELD_ORDER = ("body", "handlers", "orelse", "finalbody", "cases")
+"""The order the facts walk reads a statement's parts in at module level and in a class
+body (the order of the fields)."""
+_BRANCH_ORDER = ("body", "orelse", "handlers", "finalbody", "cases")
+"""...and in a function, where a `try`'s `else` runs before its handlers are read."""
+_MODULE, _CLASS, _FUNCTION = 0, 1, 2
+
+
+def import_table(tree: ast.Module, module: str, is_package: bool) -> ImportTable:
+    """The module's names and imports resolved as the facts walk leaves them, without the
+    rest of that walk: module-level imports and names, imports in class bodies (bound in
+    the module's table, first wins) and in functions (for ``resolve_any``), with the
+    import facts in the order the walk records them."""
+    table = ImportTable(module, is_package)
+    table.collect_module_names(tree)
+    stack: list[tuple[ast.stmt, int]] = [(stmt, _MODULE) for stmt in reversed(tree.body)]
+    while stack:
+        stmt, where = stack.pop()
+        cls = type(stmt)
+        if cls is ast.Import or cls is ast.ImportFrom:
+            if where == _CLASS:
+                table.add_import(stmt, table.table)  # type: ignore[arg-type]
+            elif where == _FUNCTION:
+                for local, qualified in table._import_names(stmt):  # type: ignore[arg-type]
+                    table._inner_imports.setdefault(local, qualified)
+            continue  # module level: read by collect_module_names
+        if cls not in _COMPOUND:
+            continue
+        inner = where
+        if cls is ast.ClassDef:
+            inner = _CLASS
+        elif cls in _DEFS:
+            inner = _FUNCTION
+        children: list[ast.stmt] = []
+        for name in _BRANCH_ORDER if where == _FUNCTION else _FIELD_ORDER:
+            parts = getattr(stmt, name, None)
+            if not parts:
+                continue
+            if name == "handlers" or name == "cases":
+                for part in parts:
+                    children += part.body
+            else:
+                children += parts
+        stack.extend((child, inner) for child in reversed(children))
+    return table
 
 
 def collect_imports(tree: ast.Module, module: str, is_package: bool) -> tuple[ImportFact, ...]:
     """The module's import facts alone, in the order the facts walk records them
     (module-level ones first, then those in functions and classes, in source order):
     what per-file rules read when no rule needs the rest of the facts."""
-    table = ImportTable(module, is_package)
-    table.collect_module_names(tree)
-    stack: list[tuple[ast.stmt, bool]] = [(stmt, False) for stmt in reversed(tree.body)]
-    while stack:
-        stmt, nested = stack.pop()
-        cls = type(stmt)
-        if cls is ast.Import or cls is ast.ImportFrom:
-            if nested:
-                table._import_names(stmt)  # type: ignore[arg-type]
-            continue
-        if cls not in _COMPOUND:
-            continue
-        inner = nested or cls in _DEFS
-        children: list[ast.stmt] = []
-        for name in _BODIES:
-            children += getattr(stmt, name, None) or ()
-        for handler in getattr(stmt, "handlers", None) or ():
-            children += handler.body
-        for case in getattr(stmt, "cases", None) or ():
-            children += case.body
-        stack.extend((child, inner) for child in reversed(children))
-    return tuple(table.imports)
+    return tuple(import_table(tree, module, is_package).imports)

@@ -80,7 +80,7 @@ from agentlint.facts import cost, prompts
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES, dotted
 from agentlint.facts.bindings import _ADDERS, constant_key
 from agentlint.facts.chains import UseChains
-from agentlint.facts.imports import collect_imports
+from agentlint.facts.imports import ImportTable, collect_imports, import_table
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.scopes import (
     BRANCHING,
@@ -707,38 +707,50 @@ class ModuleWalk(UseChains):
 
 def extract_facts(
     path: str, tree: ast.Module, source: str | None = None, *, project: bool = True,
-    cost_facts: bool | None = None, prompt_facts: bool | None = None,
+    cost_facts: bool | None = None, prompt_facts: bool | None = None, graph: bool = True,
 ) -> FileFacts:
     """The facts of one module. ``source`` (the text ``tree`` was parsed from) lets the
     cost and prompt extractors skip files without their vocabulary and convert columns
     to characters; without it they walk every file. ``project=False`` leaves out the
     cost and prompt facts, which only project rules read (a run of per-file rules alone);
-    ``cost_facts`` / ``prompt_facts`` say so of one of them (default: ``project``)."""
+    ``cost_facts`` / ``prompt_facts`` say so of one of them (default: ``project``).
+    ``graph=False`` leaves out what only explain reads (definitions, calls, references,
+    bindings, `__main__` blocks): no rule reads them, so a run that keeps no facts
+    reads the imports alone instead of walking every expression."""
     cost_facts = project if cost_facts is None else cost_facts
     prompt_facts = project if prompt_facts is None else prompt_facts
     module = module_name_for(path)
-    extractor = ModuleWalk(module, os.path.basename(path) == "__init__.py")
-    extractor.collect_module_names(tree)
-    extractor.collect_string_tables(tree.body)
-    extractor.walk_body(tree.body, MODULE_SCOPE, False)
+    is_package = os.path.basename(path) == "__init__.py"
+    if graph:
+        extractor: ImportTable = ModuleWalk(module, is_package)
+        extractor.collect_module_names(tree)
+        extractor.collect_string_tables(tree.body)  # type: ignore[attr-defined]
+        extractor.walk_body(tree.body, MODULE_SCOPE, False)  # type: ignore[attr-defined]
+    else:
+        extractor = import_table(tree, module, is_package)
     cost_terms, cost_nones, price_literals = cost.extract(tree, source) if cost_facts else ((), (), ())
     prompt_sites, prompt_blocks = prompts.extract(tree, source, module, extractor.resolve_any) if prompt_facts else ((), ())
+    graph_facts = {}
+    if graph:
+        walk: ModuleWalk = extractor  # type: ignore[assignment]
+        graph_facts = dict(
+            definitions=tuple(walk.definitions),
+            calls=tuple(walk.calls),
+            references=tuple(walk.references),
+            annotation_references=tuple(walk.annotation_references),
+            bindings=tuple(walk.bindings),
+            main_blocks=tuple(walk.main_blocks),
+        )
     return FileFacts(
         module=module,
         imports=tuple(extractor.imports),
-        definitions=tuple(extractor.definitions),
-        calls=tuple(extractor.calls),
-        references=tuple(extractor.references),
-        annotation_references=tuple(extractor.annotation_references),
-        bindings=tuple(extractor.bindings),
-        main_blocks=tuple(extractor.main_blocks),
         cost_terms=cost_terms,
         cost_nones=cost_nones,
         price_literals=price_literals,
         prompt_sites=prompt_sites,
         prompt_blocks=prompt_blocks,
+        **graph_facts,
     )
-
 
 
 def import_facts(path: str, tree: ast.Module) -> FileFacts:

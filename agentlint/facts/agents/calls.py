@@ -8,7 +8,7 @@ import ast
 from typing import Iterable, Iterator, Sequence
 
 from agentlint.facts.agents.receivers import AgentReceivers, LlmCall, _walk_body
-from agentlint.facts.ast_helpers import callee_text, dotted
+from agentlint.facts.ast_helpers import callee_text, dotted, nodes_of
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
 
@@ -27,6 +27,10 @@ _LLM_CLIENT_WORDS = frozenset({
 
 class ModelCalls(AgentReceivers):
     """Model calls and agent runs in the module's functions."""
+
+    def call_nodes(self) -> list[ast.Call]:
+        """Every call of the module (the tool finder keeps them from its own walk)."""
+        return nodes_of(self.tree, (ast.Call,))  # type: ignore[return-value]
 
     # -- model calls -------------------------------------------------------------------
     def llm_call(self, call: ast.Call, func: ast.AST | None) -> LlmCall | None:

@@ -13,11 +13,12 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from typing import Iterator
+from typing import Callable, Iterator
 
 from agentlint.facts.agents.calls import ModelCalls
 from agentlint.facts.agents.receivers import Knowledge
 from agentlint.facts.ast_helpers import MODULE_SCOPE, dotted, holds_candidate, last_name, node_span
+from agentlint.facts.imports import module_level_names
 from agentlint.facts.types import FileFacts, ModelCallFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
@@ -113,16 +114,52 @@ class _Inventory:
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> tuple[ModelCallFact, ...]:
-        # Only statements holding a call whose final name can be a model call are
-        # walked (the module facts list every call with its line).
-        lines = sorted({
-            c.line for c in self.model.facts.calls
-            if c.callee.rpartition(".")[2] in self._names or ("." not in c.callee and c.callee not in _BUILTINS)
-        })
+        # Only statements holding a call whose final name can be a model call are walked:
+        # `x.create(...)` by its attribute, a plain name by what it resolves to
+        # (``_name_candidates``), a call of a call or a subscript (`tools[name](...)`,
+        # `getattr(self, m)(...)`) always.
+        names = self._names
+        by_name = self._name_candidates()
+        lines: list[int] = []
+        for call in self.model.call_nodes():
+            func = call.func
+            if type(func) is ast.Attribute:
+                candidate = func.attr in names
+            elif type(func) is ast.Name:
+                candidate = by_name(func.id)
+            else:
+                candidate = True
+            if candidate:
+                lines.append(call.lineno)
+        lines = sorted(set(lines))
         if lines:
             self._lines = lines
             self._body(self.model.tree.body, MODULE_SCOPE, None, None)
         return tuple(self.out)
+
+    def _name_candidates(self) -> "Callable[[str], bool]":
+        """Whether a call of a plain name can be a model call: its final name once
+        resolved is in the vocabulary (an import's, the module's own `mod.f`), or it
+        stays a plain name (a parameter or a local: anything but a builtin)."""
+        names = self._names
+        imported: dict[str, bool] = {}
+        for fact in self.model.facts.imports:
+            qualified = fact.qualified
+            if qualified.rpartition(".")[2] in names or ("." not in qualified and qualified not in _BUILTINS):
+                imported[fact.local] = True
+            else:
+                imported.setdefault(fact.local, False)
+        module_names = module_level_names(self.model.tree)
+
+        def candidate(name: str) -> bool:
+            if name in names:
+                return True
+            found = imported.get(name)
+            if found is not None:
+                return found
+            return name not in module_names and name not in _BUILTINS
+
+        return candidate
 
     def _body(self, body: list[ast.stmt], place: str, klass: str | None, func: ast.AST | None) -> None:
         for stmt in body:

@@ -35,6 +35,9 @@ _CALL_NAMES = frozenset(p.rpartition(":")[2].rpartition(".")[2] for table in _CA
 class ToolFinder(ProjectFrameworks):
     """The module's tools and their parameters."""
 
+    def call_nodes(self) -> list[ast.Call]:
+        return self._all_calls
+
     def _find_tools(self) -> None:
         self._named_approvals: dict[str, str] = {}
         """Tool name -> the approval naming it (HITL middleware, a Toolkit's list)."""

@@ -1,0 +1,148 @@
+"""A run that keeps no facts (no cache: nothing outlives the run) extracts only what the
+rules read: the imports instead of the whole facts walk (``extract_facts(graph=False)``),
+which only explain needs. It must find what a run that keeps every fact finds."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from agentlint.api import settings_for
+from agentlint.engine import analyze
+from agentlint.facts.ast_helpers import MODULE_SCOPE
+from agentlint.facts.imports import import_table
+from agentlint.facts.module import ModuleWalk, extract_facts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _files() -> list[Path]:
+    found = []
+    for folder in ("fixtures", "tests", "agentlint", "bench"):
+        found += sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.ipynb"))
+    return found
+
+
+def _trees():
+    for folder in ("fixtures", "tests", "agentlint", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            try:
+                yield path, ast.parse(path.read_text(encoding="utf-8"))
+            except (SyntaxError, ValueError, UnicodeDecodeError):
+                continue
+
+
+def test_a_run_that_keeps_no_facts_finds_what_a_caching_run_finds():
+    settings = settings_for(select=["ALL"])
+    files = _files()
+    assert len(files) > 200
+    differ = []
+    for path in files:
+        content = path.read_bytes()
+        kept = analyze.analyze_content(str(path), content, settings, all_facts=True)
+        lean = analyze.analyze_content(str(path), content, settings, all_facts=False)
+        if (
+            sorted(repr(d) for d in kept.diagnostics) != sorted(repr(d) for d in lean.diagnostics)
+            or kept.facts.project_json() != lean.facts.project_json()
+            or kept.facts.imports != lean.facts.imports
+        ):
+            differ.append(str(path.relative_to(ROOT)))
+    assert not differ, differ
+
+
+def _walked(path: Path, tree: ast.Module) -> ModuleWalk:
+    walk = ModuleWalk("pkg.mod", path.name == "__init__.py")
+    walk.collect_module_names(tree)
+    walk.collect_string_tables(tree.body)
+    walk.walk_body(tree.body, MODULE_SCOPE, False)
+    return walk
+
+
+def test_the_import_table_is_the_one_the_facts_walk_leaves():
+    checked = 0
+    for path, tree in _trees():
+        walk = _walked(path, tree)
+        table = import_table(tree, "pkg.mod", path.name == "__init__.py")
+        assert table.imports == walk.imports, path
+        assert table.table == walk.table, path
+        assert table._inner_imports == walk._inner_imports, path
+        assert table.module_names == walk.module_names, path
+        checked += bool(walk._inner_imports)
+    assert checked > 10  # files with imports in functions or classes
+
+
+IMPORT_ORDERS = """
+import os
+
+class Settings:
+    try:
+        from fast import loads
+    except ImportError:
+        from slow import loads
+    else:
+        from fast import dumps as loads
+    finally:
+        from audit import loads
+
+def load():
+    try:
+        from fast import parse
+    except ImportError:
+        from slow import parse
+    else:
+        from fast import dumps as parse
+    finally:
+        from audit import parse
+    return parse
+
+for name in ():
+    import skipped
+"""
+
+
+def test_imports_in_classes_and_functions_keep_the_walks_order():
+    """A class body is read part by part, a function's `try` as it runs (`else` before
+    the handlers): the first import of a name wins, so the order decides what it is."""
+    tree = ast.parse(IMPORT_ORDERS)
+    walk = _walked(Path("mod.py"), tree)
+    table = import_table(tree, "pkg.mod", False)
+    assert [(i.local, i.qualified) for i in table.imports] == [(i.local, i.qualified) for i in walk.imports]
+    assert table.table["loads"] == walk.table["loads"] == "fast.loads"
+    assert table._inner_imports["parse"] == walk._inner_imports["parse"] == "fast.parse"
+    assert [i.qualified for i in table.imports if i.local == "parse"] == [
+        "fast.parse", "fast.dumps", "slow.parse", "audit.parse"
+    ]
+    assert "skipped" not in table.table and "skipped" not in table._inner_imports
+
+
+GRAPH_FACTS = ("definitions", "calls", "references", "annotation_references", "bindings", "main_blocks")
+
+
+def test_without_the_graph_only_explains_facts_are_left_out():
+    with_graph = 0
+    for path, tree in _trees():
+        source = path.read_text(encoding="utf-8")
+        full = extract_facts(str(path), tree, source)
+        lean = extract_facts(str(path), tree, source, graph=False)
+        assert not any(getattr(lean, name) for name in GRAPH_FACTS), path
+        assert replace(full, **{name: () for name in GRAPH_FACTS}) == lean, path
+        with_graph += bool(full.calls and full.definitions and full.references)
+    assert with_graph > 100
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_model_calls_are_found_in_both_kinds_of_run(keep):
+    source = (
+        "from openai import OpenAI\n"
+        "from helpers import ask as run_model\n"
+        "client = OpenAI()\n"
+        "def summarise(text, complete):\n"
+        "    client.chat.completions.create(model='m', messages=[])\n"
+        "    return complete(text)\n"
+    )
+    settings = settings_for(select=["ALL"])
+    result = analyze.analyze_content("app.py", source.encode(), settings, all_facts=keep)
+    assert [c.line for c in result.facts.model_calls] == [5]
