@@ -41,9 +41,9 @@ class PendingReport:
     replacement: "NodeFix | None" = None
 
 
-OPTIONAL_FACTS = frozenset({"prompts", "cost"})
+OPTIONAL_FACTS = frozenset({"prompts", "cost", "model_calls"})
 """The facts only some project rules need: "prompts" (prompt sites and blocks), "cost"
-(cost terms, None costs, prices)."""
+(cost terms, None costs, prices), "model_calls" (the inventory of model calls)."""
 
 Region = Union[int, Tuple[int, Tuple[int, ...]]]
 """A top-level statement, or a class with some of its members (``Rule.cst_regions``)."""

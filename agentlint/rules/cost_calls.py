@@ -193,7 +193,7 @@ def _entries(settings: Mapping[str, object], key: str) -> list[str]:
 
 
 class CallBypassesCostAccounting(ProjectRule):
-    reads = frozenset({"cost"})
+    reads = frozenset({"cost", "model_calls"})
     meta = META
     borrowed_settings = {"AGL101": ("cost-functions",)}
 

@@ -51,8 +51,9 @@ class FileModel(ToolFinder):
         self._sink_finder: SinkFinder | None = None
         self._sinks: dict[int, list[Sink]] = {}
 
-    def fact_fields(self) -> dict:
-        """What the model adds to the file's facts (``FileFacts`` fields)."""
+    def fact_fields(self, model_calls: bool = True) -> dict:
+        """What the model adds to the file's facts (``FileFacts`` fields); the inventory
+        of model calls only with ``model_calls``."""
         return dict(
             tools=self.with_sinks(self.tool_facts()),
             approval_wiring=self.sink_finder.module_approval,
@@ -64,7 +65,7 @@ class FileModel(ToolFinder):
             model_receivers=self.model_receivers(),
             library_tools=self.library_tools,
             frameworks=self.frameworks,
-            model_calls=call_inventory(self),
+            model_calls=call_inventory(self) if model_calls else (),
         )
 
     # -- irreversible effects ------------------------------------------------------------
