@@ -15,6 +15,7 @@ from agentlint.engine import analyze
 from agentlint.facts.ast_helpers import MODULE_SCOPE
 from agentlint.facts.imports import import_table
 from agentlint.facts.module import ModuleWalk, extract_facts
+from agentlint.rules.registry import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,7 +37,8 @@ def _trees():
 
 
 def test_a_run_that_keeps_no_facts_finds_what_a_caching_run_finds():
-    settings = settings_for(select=["ALL"])
+    # every rule, the ones off by default too: then every optional fact is read
+    settings = settings_for(select=list(all_rules()))
     files = _files()
     assert len(files) > 200
     differ = []
@@ -143,6 +145,14 @@ def test_model_calls_are_found_in_both_kinds_of_run(keep):
         "    client.chat.completions.create(model='m', messages=[])\n"
         "    return complete(text)\n"
     )
-    settings = settings_for(select=["ALL"])
+    settings = settings_for(select=["ALL", "AGL106"])
     result = analyze.analyze_content("app.py", source.encode(), settings, all_facts=keep)
     assert [c.line for c in result.facts.model_calls] == [5]
+
+
+def test_the_inventory_is_taken_only_for_the_rule_that_reads_it():
+    source = "from openai import OpenAI\nclient = OpenAI()\nclient.chat.completions.create(model='m', messages=[])\n"
+    without = analyze.analyze_content("app.py", source.encode(), settings_for(select=["ALL"]), all_facts=False)
+    kept = analyze.analyze_content("app.py", source.encode(), settings_for(select=["ALL"]), all_facts=True)
+    assert not without.facts.model_calls
+    assert [c.line for c in kept.facts.model_calls] == [3]

@@ -164,10 +164,10 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
         r for r in registry.per_file_rules()
         if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
     ]
+    read = OPTIONAL_FACTS if all_facts else _read_by_selected(settings.enabled)
     try:
         tree = parse_lowered(text, path)
         if project:
-            read = OPTIONAL_FACTS if all_facts else _read_by_selected(settings.enabled)
             facts = extract_facts(
                 path, tree, text, cost_facts="cost" in read, prompt_facts="prompts" in read, graph=all_facts
             )
@@ -193,7 +193,7 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
         if tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings)
     ]
     if tree is not None and facts.complete and project:
-        facts, found = _agent_model(path, text, content, tree, facts, settings)
+        facts, found = _agent_model(path, text, content, tree, facts, settings, model_calls="model_calls" in read)
         diagnostics += found
     elif tree is not None and facts.complete and any(r.reads_agents for r in rules):
         facts, found = _tools_only(path, text, content, tree, facts, settings)
@@ -246,19 +246,21 @@ def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
 
 
 def _agent_model(
-    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings, rules: bool = True
+    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings,
+    rules: bool = True, model_calls: bool = True,
 ) -> tuple[FileFacts, list[Diagnostic]]:
     """The file's agent model: its tools and agents go into the facts, and the model
     rules (AGL201, AGL202, AGL301, AGL501) run on it. Files without tool or agent
     vocabulary are not modelled, unless a selected model rule asks for the file
     (``wants_file``, see ``registry.MODEL_RULES``): then the model is built for those
-    rules alone and the facts stay as they are."""
+    rules alone and the facts stay as they are. The inventory of model calls is taken
+    only with ``model_calls`` (a project rule reads it)."""
     knowledge = agent_knowledge(settings.knowledge)
     frameworks = frameworks_of(facts)
     enabled = [cls for cls in registry.model_rules() if cls.meta.code in settings.enabled] if rules else []
     if not worth_modelling(content, knowledge):
         plain = replace(facts, frameworks=frameworks) if frameworks else facts
-        if frameworks:
+        if frameworks and model_calls:
             # no tool or agent here, but model calls may be (the inventory, AGL106)
             try:
                 calls = file_model_calls(tree, facts, text, knowledge)
@@ -280,7 +282,7 @@ def _agent_model(
         return plain, _run_model_rules(wanting, path, text, settings, model)
     try:
         model = build_model(tree, facts, text, knowledge)
-        facts = replace(facts, **model.fact_fields())
+        facts = replace(facts, **model.fact_fields(model_calls))
     except RecursionError:
         return facts, []
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else
