@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Iterator, Mapping
 
-from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of
 from agentlint.facts.source import parse_quietly
 from agentlint.knowledge import guards
 from agentlint.knowledge.words import name_parts, name_words
@@ -562,10 +562,9 @@ class GuardSignals:
         module, only when its text has a registering keyword or call)."""
         if self._registered is None:
             self._registered = {}
-            if self.may_register and _registration_text(self.keywords).search(self.source):
-                for node in ast.walk(self.tree):
-                    if isinstance(node, ast.Call):
-                        self._registrations(node, self._registered)
+            if self.may_register and _has_registration_text(self.source, self.keywords):
+                for node in nodes_of(self.tree, (ast.Call,)):
+                    self._registrations(node, self._registered)  # type: ignore[arg-type]
         return self._registered
 
     @property
@@ -585,11 +584,11 @@ class GuardSignals:
         """Names of the functions whose result an `if`, `while` or `assert` tests."""
         gated: set[str] = set()
         tests: list[ast.expr] = []
-        for node in ast.walk(self.tree):
-            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
-                tests.append(node.test)
-            elif isinstance(node, ast.comprehension):
+        for node in nodes_of(self.tree, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.comprehension)):
+            if isinstance(node, ast.comprehension):
                 tests += node.ifs
+            else:
+                tests.append(node.test)  # type: ignore[attr-defined]
         tested_names: set[str] = set()
         for test in tests:
             for leaf in _truth_leaves(test):
@@ -603,8 +602,8 @@ class GuardSignals:
                     tested_names.add(leaf.id)
         if tested_names:
             # `ok = check(x)` / `ok, why = check(x)`, then `if not ok:`
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.Await)):
+            for node in nodes_of(self.tree, (ast.Assign,)):
+                if isinstance(node.value, (ast.Call, ast.Await)):  # type: ignore[attr-defined]
                     call = node.value.value if isinstance(node.value, ast.Await) else node.value
                     if not isinstance(call, ast.Call):
                         continue
@@ -649,18 +648,42 @@ def _may_gate(source: str, name: str) -> bool:
 
 @lru_cache(maxsize=8)
 def _registration_words(keywords: frozenset[str]) -> tuple[str, ...]:
-    """A piece of text each match of ``_registration_text`` holds (tested with `in`, faster)."""
+    """A piece of text each match of ``_registration_texts`` holds (tested with `in`, faster)."""
     return (*keywords, *guards.GUARD_KEYWORD_SUFFIXES, *guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS)
 
 
 @lru_cache(maxsize=8)
-def _registration_text(keywords: frozenset[str]) -> "re.Pattern[str]":
+def _registration_texts(keywords: frozenset[str]) -> "tuple[re.Pattern[str], re.Pattern[str]]":
     """Text without which a module registers no guard: a guard keyword argument, a
-    conditional edge, a route dependency."""
+    conditional edge or a route dependency (`guardrails=`, `Depends(`), and a keyword
+    with a guard's suffix (`output_guardrails=`). Two patterns without the word
+    boundaries, which ``_has_registration_text`` checks on each match: each pattern then
+    starts with few characters, which the regex engine looks for before trying a match
+    (a pattern that starts with `\\b`, or one that can start with `_`, is tried at almost
+    every position of the file)."""
     names = "|".join(sorted(re.escape(k) for k in keywords))
-    suffixes = "|".join(re.escape(s) for s in guards.GUARD_KEYWORD_SUFFIXES)
     calls = "|".join(sorted({*guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS}))
-    return re.compile(rf"\b(?:{names})\s*=|\w(?:{suffixes})\s*=|\b(?:{calls})\s*\(")
+    suffixes = "|".join(re.escape(s) for s in guards.GUARD_KEYWORD_SUFFIXES)
+    return re.compile(rf"(?:{names})\s*=|(?:{calls})\s*\("), re.compile(rf"(?:{suffixes})\s*=")
+
+
+def _has_registration_text(source: str, keywords: frozenset[str]) -> bool:
+    """``_registration_texts`` match where a keyword or call starts a word, or where a
+    suffix ends one."""
+    starts, suffixes = _registration_texts(keywords)
+    return _matches_after(starts, source, after_word=False) or _matches_after(suffixes, source, after_word=True)
+
+
+def _matches_after(pattern: "re.Pattern[str]", source: str, *, after_word: bool) -> bool:
+    """``pattern`` matches at a position whose previous character is a word character
+    (`\\w`) or, with ``after_word`` false, at one whose previous character is not one."""
+    match = pattern.search(source)
+    while match is not None:
+        start = match.start()
+        if (start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_")) == after_word:
+            return True
+        match = pattern.search(source, start + 1)
+    return False
 
 
 def _graph_node(func: ast.AST) -> bool:

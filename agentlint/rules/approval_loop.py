@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterator, Mapping, Sequence
 
-from agentlint.facts.ast_helpers import last_name
+from agentlint.facts.ast_helpers import last_name, nodes_of
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import irreversible as irr
 from agentlint.rules.api import ModelRule
@@ -140,9 +140,8 @@ class ApprovalCheckedOnce(ModelRule):
 
 def _scopes(tree: ast.Module) -> Iterator[tuple[ast.AST | None, list[ast.stmt]]]:
     yield None, tree.body
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield node, node.body
+    for node in nodes_of(tree, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield node, node.body  # type: ignore[attr-defined]
 
 
 def _statements(body: list[ast.stmt], looped: bool) -> Iterator[tuple[ast.stmt, bool]]:

@@ -23,7 +23,7 @@ import ast
 import sys
 
 from agentlint.facts.agents.params import ToolParams
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import dotted, nodes_of
 from agentlint.facts.types import ToolFrameworkFact, ToolUseFact
 from agentlint.knowledge import frameworks as fw
 
@@ -164,7 +164,7 @@ class ProjectFrameworks(ToolParams):
         reads its name or docstring (`describes`), its signature (`signature`), or
         writes a JSON schema (`schema`)."""
         out: dict[str, str] = {}
-        for node in ast.walk(func):
+        for node in nodes_of(func, (ast.Call, ast.Assign, ast.Attribute, ast.Constant)):
             if isinstance(node, ast.Call):
                 callee = dotted(node.func) or ""
                 last = callee.rpartition(".")[2]
