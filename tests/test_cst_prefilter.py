@@ -117,7 +117,7 @@ def test_only_the_statements_that_can_hold_a_finding_are_parsed(monkeypatch):
     line = source.splitlines().index("    except Exception:", source.count("\n") - 3) + 1
     parsed = []
     real = analyze.run_on_statements
-    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[-1]) or real(*a))
+    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[6]) or real(*a))
     settings = settings_for(select=["AGL302"])
     found = analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
     assert parsed == [[41]], "only the tool's statement is given to LibCST"
@@ -150,7 +150,7 @@ def test_only_the_members_of_a_class_that_can_hold_a_finding_are_parsed(monkeypa
     parsed: list = []
     texts: list[str] = []
     real_regions, real_cst = analyze.run_on_statements, cst_pass.run_cst_rules
-    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[-1]) or real_regions(*a))
+    monkeypatch.setattr(analyze, "run_on_statements", lambda *a: parsed.append(a[6]) or real_regions(*a))
     monkeypatch.setattr(cst_pass, "run_cst_rules", lambda path, text, *a, **k: texts.append(text) or real_cst(path, text, *a, **k))
     settings = settings_for(select=["AGL302"])
     found = analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
@@ -167,3 +167,23 @@ def analyze_without_decision(source: str, settings):
         return analyze.analyze_content("tools.py", source.encode(), settings).diagnostics
     finally:
         analyze.CST_PREFILTER = True
+
+
+def test_a_run_of_per_file_rules_models_the_file_only_when_a_rule_asks_for_its_tools(monkeypatch):
+    """AGL302 names the tool a silent handler is in: in a run of per-file rules alone the
+    agent model is built for that, and only when a handler inside a function reports."""
+    built = []
+    real = analyze.build_model
+    monkeypatch.setattr(analyze, "build_model", lambda *a: built.append(a) or real(*a))
+    settings = settings_for(select=["AGL302"])
+    module_level = "from agents import function_tool\n\ntry:\n    import fast\nexcept Exception:\n    fast = None\n"
+    found = analyze.analyze_content("tools.py", module_level.encode(), settings).diagnostics
+    assert [d.code for d in found] == ["AGL302"] and built == []
+    in_tool = (
+        "from agents import function_tool\n\n\n@function_tool\ndef lookup(city: str) -> str:\n"
+        "    try:\n        return fetch(city)\n    except Exception:\n        return ''\n"
+        "    try:\n        return fetch(city.lower())\n    except Exception:\n        return ''\n"
+    )
+    found = analyze.analyze_content("tools.py", in_tool.encode(), settings).diagnostics
+    assert [d.code for d in found] == ["AGL302", "AGL302"] and len(built) == 1
+    assert all("inside tool `lookup`" in d.message for d in found)

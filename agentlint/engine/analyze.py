@@ -23,7 +23,7 @@ from agentlint.facts.agents.receivers import Knowledge, frameworks_of
 from agentlint.facts.module import extract_facts, import_facts
 from agentlint.facts.module_names import module_name_for
 from agentlint.facts.source import decode, parse_lowered, too_large
-from agentlint.facts.types import FileFacts
+from agentlint.facts.types import FileFacts, ToolFact
 from agentlint.rules import registry
 from agentlint.rules.api import OPTIONAL_FACTS, ModelContext, Region
 from agentlint.rules.builtin import (
@@ -192,12 +192,12 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
         r for r in worded
         if tree is None or not facts.complete or not CST_PREFILTER or _needs_cst(r, tree, facts, settings)
     ]
+    tools_when_asked = None
     if tree is not None and facts.complete and project:
         facts, found = _agent_model(path, text, content, tree, facts, settings, model_calls="model_calls" in read)
         diagnostics += found
     elif tree is not None and facts.complete and any(r.reads_agents for r in rules):
-        facts, found = _tools_only(path, text, content, tree, facts, settings)
-        diagnostics += found
+        tools_when_asked = _ToolsWhenAsked(path, text, content, tree, facts, settings)
     if syntax_error is not None and too_deep(syntax_error):
         # LibCST's native parser can overflow its stack on such input: never feed it.
         diagnostics.append(syntax_error)
@@ -208,10 +208,13 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
         if syntax_error is None and tree is not None and facts.complete and CST_PREFILTER:
             indexes = _statements(rules, tree, facts, settings)
             if indexes:
-                found = run_on_statements(path, text, rules, settings, facts, tree, indexes)
+                found = run_on_statements(path, text, rules, settings, facts, tree, indexes, tools_when_asked)
         if found is None:
-            found = run_cst_rules(path, text, rules, settings, syntax_error, facts, tree) or []
+            found = run_cst_rules(path, text, rules, settings, syntax_error, facts, tree,
+                                  find_tools=tools_when_asked) or []
         diagnostics += found
+    if tools_when_asked is not None:
+        diagnostics += tools_when_asked.problems
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
 
 
@@ -290,22 +293,38 @@ def _agent_model(
     return facts, _run_model_rules(enabled, path, text, settings, model)
 
 
-def _tools_only(
-    path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings
-) -> tuple[FileFacts, list[Diagnostic]]:
+class _ToolsWhenAsked:
     """The file's tools, for per-file rules that read them (AGL302 names the tool a
-    handler is in) in a run without model or project rules: the model's tool finder
-    reads the imports alone, so neither the whole facts walk nor the rest of the model
-    (sinks, agents, model calls) is needed."""
-    knowledge = agent_knowledge(settings.knowledge)
-    if not worth_modelling(content, knowledge):
-        return facts, []
-    try:
-        return replace(facts, tools=build_model(tree, facts, text, knowledge).tool_facts()), []
-    except RecursionError:
-        return facts, []
-    except Exception as exc:  # a bug in the agent model: say so, lose nothing else
-        return facts, [engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}")]
+    handler is in) in a run without model or project rules, found the first time a rule
+    asks (``RuleContext.find_tools``): most files a rule parses hold no finding, and the
+    tools come from the agent model. Its tool finder reads the imports alone, so neither
+    the whole facts walk nor the rest of the model (sinks, agents, model calls) is needed."""
+
+    def __init__(self, path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts,
+                 settings: Settings) -> None:
+        self._args = (path, text, content, tree, facts, settings)
+        self._tools: tuple[ToolFact, ...] | None = None
+        self.problems: list[Diagnostic] = []
+        """The model's crash, said once, when finding the tools crashed."""
+
+    def __call__(self) -> tuple[ToolFact, ...]:
+        if self._tools is None:
+            self._tools = self._find()
+        return self._tools
+
+    def _find(self) -> tuple[ToolFact, ...]:
+        path, text, content, tree, facts, settings = self._args
+        knowledge = agent_knowledge(settings.knowledge)
+        if not worth_modelling(content, knowledge):
+            return ()
+        try:
+            return build_model(tree, facts, text, knowledge).tool_facts()
+        except RecursionError:
+            return ()
+        except Exception as exc:  # a bug in the agent model: say so, lose nothing else
+            self.problems.append(
+                engine_diagnostic(INTERNAL_ERROR, path, f"Agent model crashed: {type(exc).__name__}: {exc}"))
+            return ()
 
 
 CST_PREFILTER = True

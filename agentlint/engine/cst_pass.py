@@ -10,11 +10,11 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from typing import Mapping
+from typing import Callable, Mapping
 
 from agentlint.engine.config import Settings
 from agentlint.facts.ast_helpers import first_line
-from agentlint.facts.types import FileFacts
+from agentlint.facts.types import FileFacts, ToolFact
 from agentlint.rules.api import Region, RuleContext
 from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
@@ -46,7 +46,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 def run_on_statements(
     path: str, text: str, rule_classes: list, settings: Settings, facts: FileFacts, tree: ast.Module,
-    regions: "list[Region]",
+    regions: "list[Region]", find_tools: "Callable[[], tuple[ToolFact, ...]] | None" = None,
 ) -> list[Diagnostic] | None:
     """The rules run on the lines of some top-level statements only (``Rule.cst_regions``):
     LibCST parses those lines as a module of their own; the reports keep the file's line
@@ -76,7 +76,7 @@ def run_on_statements(
         return None
     snippet = "".join("".join(lines[start:end]) for start, end in spans)
     return run_cst_rules(path, snippet, rule_classes, settings, None, facts, ast.Module(body=chosen, type_ignores=[]),
-                         whole_text=text)
+                         whole_text=text, find_tools=find_tools)
 
 
 def run_cst_rules(
@@ -88,10 +88,11 @@ def run_cst_rules(
     facts: FileFacts,
     tree: ast.Module | None,
     whole_text: str | None = None,
+    find_tools: "Callable[[], tuple[ToolFact, ...]] | None" = None,
 ) -> list[Diagnostic] | None:
     """The rules on the file's LibCST tree. With ``whole_text``, ``text`` holds some
     top-level statements of it only (``run_on_statements``), and None means "parse the
-    whole file instead"."""
+    whole file instead". ``find_tools``: see ``RuleContext.find_tools``."""
     try:
         module = cst.parse_module(for_libcst(text))
     except cst.ParserSyntaxError as exc:
@@ -127,6 +128,7 @@ def run_cst_rules(
             imports=imports,
             reports=pending,
             facts=facts,
+            find_tools=find_tools,
         )
         try:
             rules.append(cls(context))

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Protocol, Sequence, Tuple, Union
 
-from agentlint.facts.types import FileFacts, ImportFact
+from agentlint.facts.types import FileFacts, ImportFact, ToolFact
 from agentlint.rules.diagnostics import (
     Diagnostic,
     Fix,
@@ -96,7 +96,16 @@ class RuleContext:
     """Local name -> qualified name, for the imports seen so far in this module."""
     reports: list[PendingReport] = field(default_factory=list)
     facts: FileFacts | None = None
-    """The file's facts (its tools among them), when the engine has them."""
+    """The file's facts, when the engine has them (read its tools with ``tools()``)."""
+    find_tools: "Callable[[], tuple[ToolFact, ...]] | None" = None
+    """Set when the facts hold no tools yet (a run of per-file rules alone): finding them
+    builds the file's agent model, so that is left until a rule asks (``tools()``)."""
+
+    def tools(self) -> tuple[ToolFact, ...]:
+        """The tools the file declares."""
+        if self.find_tools is not None:
+            return self.find_tools()
+        return self.facts.tools if self.facts is not None else ()
 
     def qualified_name(self, expr: cst.BaseExpression) -> str | None:
         """The dotted name of a Name/Attribute chain, its first segment resolved through

@@ -472,13 +472,14 @@ class SilentBroadExcept(Rule):
     def _where(self) -> str:
         """` (inside tool `x`)` / ` (inside guard `x`)` for the nearest enclosing
         function that is one, else nothing."""
-        facts = self.context.facts
-        tools = {t.name for t in facts.tools if t.schema != "inline"} if facts is not None else set()
+        tools: set[str] | None = None  # asked for inside a function only: it may build the agent model
         ancestors = self.context.ancestors
         for index in range(len(ancestors) - 1, -1, -1):
             ancestor = ancestors[index]
             if not isinstance(ancestor, cst.FunctionDef):
                 continue
+            if tools is None:
+                tools = {t.name for t in self.context.tools() if t.schema != "inline"}
             name = ancestor.name.value
             owner = next((a for a in reversed(ancestors[:index]) if isinstance(a, (cst.ClassDef, cst.FunctionDef))), None)
             qualified = f"{owner.name.value}.{name}" if isinstance(owner, cst.ClassDef) else name
