@@ -1,4 +1,3 @@
-import gc
 import json
 import os
 import subprocess
@@ -8,9 +7,6 @@ from pathlib import Path
 import pytest
 
 from agentlint import __version__
-from agentlint.engine.collector import COLLECTION_THRESHOLD
-from agentlint.engine.config import Settings
-from agentlint.engine.run import _init_pool_worker
 
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
 CLEAN = "def f():\n    return 1\n"
@@ -144,16 +140,3 @@ def test_no_color_env_and_pipe(tmp_path, agentlint_exe):
     plain = subprocess.run([agentlint_exe, "check", "a.py"], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert "\x1b[" not in plain.stdout
 
-
-def test_the_command_makes_the_collector_run_less_often(run_cli, tmp_path):
-    before = gc.get_threshold()
-    try:
-        gc.set_threshold(700)
-        write(tmp_path / "clean.py", CLEAN)
-        assert run_cli("check", "clean.py").exit_code == 0
-        assert gc.get_threshold()[0] == COLLECTION_THRESHOLD
-        gc.set_threshold(700)  # a spawned worker starts with Python's default
-        _init_pool_worker([Settings(root=str(tmp_path))], [False], [False])
-        assert gc.get_threshold()[0] == COLLECTION_THRESHOLD
-    finally:
-        gc.set_threshold(*before)

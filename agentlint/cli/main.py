@@ -12,7 +12,6 @@ import click
 
 from agentlint import DISTRIBUTION, __version__
 from agentlint.cli.common import EXIT_ERROR
-from agentlint.engine.collector import collect_less
 
 COMMANDS = {
     "calls": "agentlint.cli.calls",
@@ -61,7 +60,6 @@ class _Commands(click.Group):
 @click.version_option(__version__, "-V", "--version", prog_name=DISTRIBUTION, message="%(prog)s %(version)s")
 def main() -> None:
     """agentlint: a linter for Python AI-agent code."""
-    collect_less()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from agentlint.engine.cache import Cache, facts_only_key
+from agentlint.engine.collector import collections_paused
 from agentlint.engine.config import Settings
 from agentlint.engine.cst_pass import run_cst_rules, run_on_statements, too_deep
 from agentlint.engine.suppression import Suppression, find_suppressions
@@ -111,9 +112,10 @@ def analyze_content(path: str, content: bytes, settings: Settings, *, all_facts:
     so those that no selected rule reads are not extracted (``ProjectRule.reads``), nor
     those only explain reads (``extract_facts(graph=False)``)."""
     _deep_enough()
-    if notebooks.is_notebook(path):
-        return _analyze_notebook(path, content, settings, all_facts)
-    return _analyze_python(path, content, settings, all_facts)
+    with collections_paused():
+        if notebooks.is_notebook(path):
+            return _analyze_notebook(path, content, settings, all_facts)
+        return _analyze_python(path, content, settings, all_facts)
 
 
 def _analyze_notebook(path: str, content: bytes, settings: Settings, all_facts: bool = True) -> FileResult:
@@ -239,13 +241,14 @@ def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
     """A file's facts without running any rule (the other files of a partial run):
     the same parse (newer syntax lowered) and the same agent model as a full analysis."""
     _deep_enough()
-    try:
-        tree = parse_lowered(text, path)
-        facts = extract_facts(path, tree, text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return FileFacts(module=module_name_for(path), complete=False)
-    facts, _ = _agent_model(path, text, text.encode("utf-8", "surrogatepass"), tree, facts, settings, rules=False)
-    return facts
+    with collections_paused():
+        try:
+            tree = parse_lowered(text, path)
+            facts = extract_facts(path, tree, text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return FileFacts(module=module_name_for(path), complete=False)
+        facts, _ = _agent_model(path, text, text.encode("utf-8", "surrogatepass"), tree, facts, settings, rules=False)
+        return facts
 
 
 def _agent_model(

@@ -156,7 +156,7 @@ def run_cst_rules(
                 return None
         lines = (text if whole_text is None else whole_text).splitlines()
         for report in pending:
-            meta = report.rule.meta
+            meta = report.meta
             code_range = positions.get(report.node) if positions else None
             if code_range is None:
                 span = Span.at_line(1)

@@ -22,7 +22,6 @@ from agentlint.engine.analyze import (
     unreadable,
 )
 from agentlint.engine.cache import Cache, cached_facts, open_cache
-from agentlint.engine.collector import collect_less
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
 from agentlint.engine.stat_index import StatIndex
@@ -453,7 +452,7 @@ def _analyze_all(
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_init_pool_worker,
+        max_workers=jobs, mp_context=context, initializer=_init_worker,
         initargs=(list(settings), list(use_cache), list(keep_facts)),
     ) as pool:
         # Consume results as they complete (in-order consumption would buffer every
@@ -474,11 +473,6 @@ def _analyze_all(
             for future in done:
                 yield from future.result()
             del done, future
-
-
-def _init_pool_worker(*args: Any) -> None:
-    collect_less()  # a forked worker has the parent's settings already; a spawned one not
-    _init_worker(*args)
 
 
 def _size(item: tuple[str, int]) -> int:

@@ -26,6 +26,7 @@ import stat
 import sys
 import tokenize
 import warnings
+from functools import lru_cache
 
 
 def parse_quietly(text: str, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
@@ -77,61 +78,73 @@ def lower(text: str) -> str | None:
         positions = wrapper.resolve(PositionProvider)
     except Exception:
         return None
-    module = wrapper.module
-    lines = text.splitlines(keepends=True)
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line))
+    finder = _newer_syntax_finder()(text, wrapper.module, positions)
+    try:
+        wrapper.visit(finder)
+    except Exception:
+        return None
+    edits = finder.edits
+    out = text
+    for start, end, replacement in sorted(edits, reverse=True):
+        out = out[:start] + replacement + out[end:]
+    return out
 
-    def offset(pos) -> int:
-        return offsets[pos.line - 1] + pos.column
 
-    edits: list[tuple[int, int, str]] = []
+@lru_cache(maxsize=1)
+def _newer_syntax_finder() -> type:
+    """The LibCST visitor of ``lower``: it collects the edits that blank newer syntax out.
+    Made once, on first use (LibCST is imported only for a file that needs lowering);
+    it keeps the tree's positions on the instance, so that nothing outlives the file."""
+    import libcst as cst
 
-    def blank(start: int, end: int, keep: str = "") -> None:
-        chunk = text[start:end]
-        body = "".join(c if c in "\r\n" else " " for c in chunk[len(keep):])
-        edits.append((start, end, keep + body))
+    class NewerSyntaxFinder(cst.CSTVisitor):
+        def __init__(self, text: str, module, positions) -> None:
+            super().__init__()
+            self.text, self.module, self.positions = text, module, positions
+            self.edits: list[tuple[int, int, str]] = []
+            self.offsets = [0]
+            for line in text.splitlines(keepends=True):
+                self.offsets.append(self.offsets[-1] + len(line))
 
-    class Find(cst.CSTVisitor):
+        def offset(self, pos) -> int:
+            return self.offsets[pos.line - 1] + pos.column
+
+        def blank(self, start: int, end: int, keep: str = "") -> None:
+            chunk = self.text[start:end]
+            body = "".join(c if c in "\r\n" else " " for c in chunk[len(keep):])
+            self.edits.append((start, end, keep + body))
+
         def visit_TypeParameters(self, node) -> None:
-            where = positions[node]
-            blank(offset(where.start), offset(where.end))
+            where = self.positions[node]
+            self.blank(self.offset(where.start), self.offset(where.end))
 
         def visit_TypeAlias(self, node) -> None:
             # `type X[T] = v` -> `X      = v`: the name moves to the statement's start
-            start = offset(positions[node].start)
+            start = self.offset(self.positions[node].start)
             name = node.name.value
-            name_end = offset(positions[node.name].end)
-            end = offset(positions[node.type_parameters].end) if node.type_parameters is not None else name_end
-            blank(start, end, keep=name)
+            name_end = self.offset(self.positions[node.name].end)
+            end = self.offset(self.positions[node.type_parameters].end) if node.type_parameters is not None else name_end
+            self.blank(start, end, keep=name)
             return False  # type: ignore[return-value]
 
         def visit_FormattedString(self, node) -> bool:
-            code = module.code_for_node(node)
+            code = self.module.code_for_node(node)
             try:
                 parse_quietly(code, mode="eval")
                 return False
             except SyntaxError:
                 pass
-            where = positions[node]
-            start, end = offset(where.start), offset(where.end)
+            where = self.positions[node]
+            start, end = self.offset(where.start), self.offset(where.end)
             quote = node.start[-3:] if node.start.endswith(("'\'\'\'", '"""')) else node.start[-1]
             if "\n" in code and len(quote) == 1:
                 quote = quote * 3
             inner = "".join(c if c in "\r\n" else " " for c in code[len(node.start) : len(code) - len(node.end)])
             inner += " " * max(0, len(code) - 2 * len(quote) - len(inner))  # the prefix's width
-            edits.append((start, end, quote + inner + quote))
+            self.edits.append((start, end, quote + inner + quote))
             return False
 
-    try:
-        wrapper.visit(Find())
-    except Exception:
-        return None
-    out = text
-    for start, end, replacement in sorted(edits, reverse=True):
-        out = out[:start] + replacement + out[end:]
-    return out
+    return NewerSyntaxFinder
 
 
 def decode(content: bytes) -> str:

@@ -31,7 +31,9 @@ cst = libcst_module()
 class PendingReport:
     """A report whose position is computed only if it survives (positions cost a walk)."""
 
-    rule: "Rule"
+    meta: RuleMeta
+    """The reporting rule's (not the rule: it holds the context that holds this report,
+    a cycle that would keep the file's LibCST tree until a collection)."""
     node: cst.CSTNode
     message: str
     fix: Fix | None
@@ -198,7 +200,7 @@ class Rule:
         if replace_with is not None or edits:
             replacement = NodeFix(replace_with, fix_message or "Apply the suggested fix", fix_safe, tuple(edits))
         chain = tuple(self.context.ancestors if ancestors is None else ancestors)
-        self.context.reports.append(PendingReport(self, node, message, fix, tuple(related), chain, replacement))
+        self.context.reports.append(PendingReport(self.meta, node, message, fix, tuple(related), chain, replacement))
 
 
 @dataclass

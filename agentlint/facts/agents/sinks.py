@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
@@ -103,7 +104,9 @@ class SinkFinder:
     """The irreversible sinks of one module's tools."""
 
     def __init__(self, model: Any) -> None:
-        self.model = model
+        self.model = weakref.proxy(model)
+        """The model that owns this finder (a proxy: a reference back would make the two,
+        and the module's whole tree with them, garbage that only a collection frees)."""
         self.patterns = tuple(getattr(model.knowledge, "irreversible_callables", ()))
         self._helpers: dict[tuple[int, frozenset[str]], list[Sink]] = {}
         self._source = "\n".join(model.lines)
