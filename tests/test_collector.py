@@ -15,7 +15,7 @@ from agentlint.api import settings_for
 from agentlint.engine import analyze
 from agentlint.engine.collector import collections_paused
 from agentlint.facts.source import lower
-from agentlint.rules.registry import all_rules
+from agentlint.rules.registry import all_rules, per_file_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures").rglob("*.py")) + sorted((ROOT / "fixtures").rglob("*.ipynb"))
@@ -36,8 +36,10 @@ def _leftovers(run) -> list[str]:
 
 
 @pytest.mark.parametrize("all_facts", [True, False])
-def test_analysing_a_file_leaves_no_cyclic_garbage(all_facts):
-    settings = settings_for(select=list(all_rules()))
+@pytest.mark.parametrize("rules", ["all", "per-file"])
+def test_analysing_a_file_leaves_no_cyclic_garbage(rules, all_facts):
+    codes = [r.meta.code for r in per_file_rules()] if rules == "per-file" else list(all_rules())
+    settings = settings_for(select=codes)
 
     def run() -> None:
         for path in FIXTURES:

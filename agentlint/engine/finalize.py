@@ -50,10 +50,12 @@ def finalize(
                 by_path.setdefault(d.path, []).append(d)
     out: list[Diagnostic] = []
     for path, diagnostics in by_path.items():
+        result = results.get(path)
+        if not diagnostics and not (result is not None and result.suppressions):
+            continue  # nothing to filter and no suppression to check: most files
         ignored = settings.ignored_for(_relative(path, settings.root)) - ENGINE_CODE_SET
         enabled = settings.enabled - ignored
         diagnostics = [d for d in diagnostics if d.code in enabled]
-        result = results.get(path)
         kept = apply_suppressions(
             diagnostics,
             result.suppressions if result else (),
