@@ -139,4 +139,3 @@ def test_no_color_env_and_pipe(tmp_path, agentlint_exe):
     env["NO_COLOR"] = "1"
     plain = subprocess.run([agentlint_exe, "check", "a.py"], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert "\x1b[" not in plain.stdout
-

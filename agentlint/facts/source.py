@@ -83,9 +83,8 @@ def lower(text: str) -> str | None:
         wrapper.visit(finder)
     except Exception:
         return None
-    edits = finder.edits
     out = text
-    for start, end, replacement in sorted(edits, reverse=True):
+    for start, end, replacement in sorted(finder.edits, reverse=True):
         out = out[:start] + replacement + out[end:]
     return out
 
