@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from agentlint.engine.cst_pass import _anchored_positions
+from agentlint.engine.cst_pass import _anchor, _anchored_positions
 from agentlint.rules.traversal import children
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,18 @@ TRICKY = [
     "class A: pass\nclass B:\n    def f(self): return 1\n    def g(self):\n        return [i for i in range(3)]\n",
     "if True:\n    def f():\n        try:\n            pass\n        except Exception:\n            pass\n",
     "\n\n\nx = '''\nmulti\nline\n'''\ndef f():\n    return x  # trailing\n",
+    # blocks inside blocks: each clause of `if`/`for`/`while`/`try`, `elif` chains, a
+    # body on its header's line, comments before a block's first statement
+    "def f(a):\n    if a:  # one\n        # two\n\n        x = 1\n    elif b:\n        y = 2\n    else:\n        z = 3\n",
+    "for i in a:\n    while i:\n        i -= 1\n    else:\n        pass\nelse:\n    try:\n        g()\n"
+    "    except (A, B) as e:\n        h(e)\n    except C: pass\n    else:\n        k()\n    finally:\n        # done\n        m()\n",
+    "class A:\n  def f(self):\n    with a() as b, c():\n      if b: return\n      if c:\n        return [\n          1,\n        ]\n",
+    "def f():\n    if a:\n      try:\n        x = g(\n          1)\n      except E:\n              y = 2\n    else:\n     z = 3\n",
+    "def f():\n    if a:\n        pass\n    else:\n        if b:\n            try:\n                pass\n            except E:\n                pass\n",
+    pytest.param(
+        "def f(x):\n    match x:\n        case 1:\n            try:\n                g()\n            except E:\n                pass\n",
+        marks=pytest.mark.skipif(sys.version_info < (3, 10), reason="`match` is Python 3.10 syntax"),
+    ),
 ]
 
 
@@ -70,3 +82,30 @@ def test_fixture_files():
         check(source)
         checked += 1
     assert checked > len(files) // 2
+
+
+def chain_to(module, wanted):
+    return next(chain for chain in all_chains(module) if isinstance(chain[-1], wanted))
+
+
+@pytest.mark.parametrize(("source", "line"), [
+    ("def f():\n    if a:\n        try:\n            x()\n        except E:\n            y = g()\n", 6),
+    ("class A:\n    def f(self):\n        for i in a:\n            pass\n        else:\n            y = 1\n", 6),
+    ("def f():\n    with a:\n        while b:\n            try:\n                pass\n            finally:\n\n                y = 1\n", 8),
+])
+def test_only_the_innermost_statement_is_regenerated(source, line):
+    """A report deep in a function is positioned from the statement that holds it, not
+    from the whole function."""
+    module, tree = cst.parse_module(source), ast.parse(source)
+    chain = chain_to(module, cst.Assign)
+    statement, first_line, _indents = _anchor(module, tree, chain, {})
+    assert isinstance(statement, cst.SimpleStatementLine)
+    assert first_line == line
+
+
+def test_an_elif_is_regenerated_with_the_if_it_continues():
+    """Regenerated alone, an `elif` would be written `if`: the `if` above it is the anchor."""
+    source = "def f():\n    if a:\n        pass\n    elif b:\n        y = 1\n"
+    module, tree = cst.parse_module(source), ast.parse(source)
+    statement, first_line, _indents = _anchor(module, tree, chain_to(module, cst.Assign), {})
+    assert isinstance(statement, cst.If) and first_line == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from functools import lru_cache
 from typing import Callable, Mapping
 
 from agentlint.engine.config import Settings
@@ -216,17 +217,61 @@ def _ast_indexes(statements) -> dict[int, int]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _ast_kinds() -> dict:
+    """LibCST compound statement -> the `ast` statements it can be (`TryStar` only where
+    both know it). Made on first use: reading LibCST's classes imports it."""
+    kinds = {
+        cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,),
+        cst.If: (ast.If,), cst.For: (ast.For, ast.AsyncFor), cst.While: (ast.While,),
+        cst.With: (ast.With, ast.AsyncWith), cst.Try: (ast.Try,),
+    }
+    if hasattr(ast, "TryStar") and hasattr(cst, "TryStar"):
+        kinds[cst.TryStar] = (ast.TryStar,)
+    return kinds
+
+
+def _entered_block(child, node: ast.AST, below: tuple):
+    """The indented block of the compound statement ``child`` (``node`` in `ast`) that
+    the chain goes on into (``below``: the chain's nodes under ``child``), with that
+    block's `ast` statements and how many nodes of the chain lead to it; None when the
+    chain goes elsewhere: into the header, an `elif` (which LibCST writes as `if` when
+    it is regenerated alone), a `match` case, or a body on the header's line."""
+    if not below:
+        return None
+    step = below[0]
+    if step is getattr(child, "body", None):
+        block, statements, taken = step, node.body, 1  # type: ignore[attr-defined]
+    else:
+        if isinstance(step, cst.Else) and step is getattr(child, "orelse", None):
+            statements = node.orelse  # type: ignore[attr-defined]
+        elif isinstance(step, cst.Finally) and step is getattr(child, "finalbody", None):
+            statements = node.finalbody  # type: ignore[attr-defined]
+        elif isinstance(step, (cst.ExceptHandler, cst.ExceptStarHandler)):
+            index = next(i for i, handler in enumerate(child.handlers) if handler is step)
+            statements = node.handlers[index].body  # type: ignore[attr-defined]
+        else:
+            return None
+        if len(below) < 2 or below[1] is not step.body:
+            return None
+        block, taken = step.body, 2
+    if not isinstance(block, cst.IndentedBlock):
+        return None
+    return block, statements, taken
+
+
 def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int, int]]):
-    """The deepest statement of ``chain`` reachable through module, class and function
-    bodies only, with its first line (from `ast`) and the indentation around it.
-    ``indexes`` memoises ``_ast_indexes`` per body, so many reports in one module cost
-    one pass over each body, not one pass each."""
+    """The deepest statement of ``chain`` reachable through the indented blocks of the
+    module's compound statements (def, class, `if`, `for`, `while`, `with`, `try`), with
+    its first line (from `ast`) and the indentation around it: only that statement is
+    regenerated for the positions of what it holds. ``indexes`` memoises
+    ``_ast_indexes`` per body, so many reports in one module cost one pass over each
+    body, not one pass each."""
     statements, nodes, indents = module.body, tree.body, []
     anchor = None
-    block = None
-    for child in chain[1:]:
-        if child is block:
-            continue  # the indented body of the def/class just entered
+    position = 1
+    while position < len(chain):
+        child = chain[position]
         body_index = indexes.get(id(statements))
         if body_index is None:
             body_index = indexes[id(statements)] = _ast_indexes(statements)
@@ -235,13 +280,18 @@ def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int,
             break
         node = nodes[index]
         anchor = (child, first_line(node), tuple(indents))
-        if not isinstance(child, (cst.FunctionDef, cst.ClassDef)) or not isinstance(child.body, cst.IndentedBlock):
+        kinds = _ast_kinds().get(type(child))
+        if kinds is None:
             break
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if not isinstance(node, kinds):
             raise ValueError("LibCST and ast disagree about a statement")
-        block = child.body
+        entered = _entered_block(child, node, chain[position + 1:])
+        if entered is None:
+            break
+        block, nodes, taken = entered
         indents.append(block.indent if block.indent is not None else module.default_indent)
-        statements, nodes = block.body, node.body
+        statements = block.body
+        position += 1 + taken
     if anchor is None:
         raise ValueError("no statement to anchor on")
     return anchor
