@@ -653,36 +653,39 @@ def _registration_words(keywords: frozenset[str]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8)
-def _registration_texts(keywords: frozenset[str]) -> "tuple[re.Pattern[str], re.Pattern[str]]":
+def _registration_texts(keywords: frozenset[str]) -> "tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]":
     """Text without which a module registers no guard: a guard keyword argument, a
     conditional edge or a route dependency (`guardrails=`, `Depends(`), and a keyword
     with a guard's suffix (`output_guardrails=`). Two patterns without the word
-    boundaries, which ``_has_registration_text`` checks on each match: each pattern then
-    starts with few characters, which the regex engine looks for before trying a match
-    (a pattern that starts with `\\b`, or one that can start with `_`, is tried at almost
-    every position of the file)."""
+    boundaries, which ``_has_registration_text`` checks on each match, each with the
+    words one of which every match of it starts with."""
+    calls = sorted({*guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS})
     names = "|".join(sorted(re.escape(k) for k in keywords))
-    calls = "|".join(sorted({*guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS}))
-    suffixes = "|".join(re.escape(s) for s in guards.GUARD_KEYWORD_SUFFIXES)
-    return re.compile(rf"(?:{names})\s*=|(?:{calls})\s*\("), re.compile(rf"(?:{suffixes})\s*=")
+    starts = re.compile(rf"(?:{names})\s*=|(?:{'|'.join(re.escape(c) for c in calls)})\s*\(")
+    suffixes = re.compile(rf"(?:{'|'.join(re.escape(s) for s in guards.GUARD_KEYWORD_SUFFIXES)})\s*=")
+    return (starts, (*sorted(keywords), *calls)), (suffixes, tuple(guards.GUARD_KEYWORD_SUFFIXES))
 
 
 def _has_registration_text(source: str, keywords: frozenset[str]) -> bool:
     """``_registration_texts`` match where a keyword or call starts a word, or where a
     suffix ends one."""
-    starts, suffixes = _registration_texts(keywords)
-    return _matches_after(starts, source, after_word=False) or _matches_after(suffixes, source, after_word=True)
+    (starts, start_words), (suffixes, suffix_words) = _registration_texts(keywords)
+    return (_matches_after(starts, start_words, source, after_word=False)
+            or _matches_after(suffixes, suffix_words, source, after_word=True))
 
 
-def _matches_after(pattern: "re.Pattern[str]", source: str, *, after_word: bool) -> bool:
+def _matches_after(pattern: "re.Pattern[str]", words: "tuple[str, ...]", source: str, *, after_word: bool) -> bool:
     """``pattern`` matches at a position whose previous character is a word character
-    (`\\w`) or, with ``after_word`` false, at one whose previous character is not one."""
-    match = pattern.search(source)
-    while match is not None:
-        start = match.start()
-        if (start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_")) == after_word:
-            return True
-        match = pattern.search(source, start + 1)
+    (`\\w`) or, with ``after_word`` false, at one whose previous character is not one.
+    It is tried only where one of ``words`` starts (each match starts with one):
+    `str.find` goes through a module much faster than the pattern's search."""
+    for word in words:
+        start = source.find(word)
+        while start != -1:
+            if ((start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_")) == after_word
+                    and pattern.match(source, start)):
+                return True
+            start = source.find(word, start + 1)
     return False
 
 

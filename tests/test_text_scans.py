@@ -1,0 +1,79 @@
+"""The text scans that stand in for a regular expression's search over a whole module
+(`str.find` first, the expression only where a piece of text it needs is found) give
+what the search itself gives."""
+
+from pathlib import Path
+
+import pytest
+
+from agentlint.facts.agents.sinks import _ASKS, _asking_lines
+from agentlint.knowledge import guards
+from agentlint.rules._guard_verdicts import _has_registration_text, _registration_texts
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ASKING = (
+    "def tool(x):\n"
+    "    answer = input('go?')  # input(\n"
+    "    myinput(x)\n"
+    "    if not confirm(x): return\n"
+    "    request_confirmation(x); self.ask(x)\n"
+    "\n"
+    "    wait_for_event('approved')\n"
+    "    interrupt({'q': x})"
+)
+
+
+def _sources():
+    yield ASKING
+    for path in sorted(FIXTURES.rglob("*.py")):
+        yield path.read_text(encoding="utf-8", errors="replace")
+
+
+def test_asking_lines_are_the_lines_the_expression_finds():
+    lines = ASKING.splitlines()
+    assert _asking_lines("\n".join(lines), lines) == [2, 4, 5, 7, 8]  # not `myinput(`
+    asking = 0
+    for source in _sources():
+        lines = source.splitlines()
+        expected = [n for n, line in enumerate(lines, 1) if _ASKS.search(line)]
+        assert _asking_lines("\n".join(lines), lines) == expected
+        asking += bool(expected)
+    assert asking > 5
+
+
+def _registered_by_search(source: str, keywords: frozenset[str]) -> bool:
+    """The definition: a match of either pattern at any position, a keyword or call
+    starting a word, a suffix ending one."""
+    (starts, _), (suffixes, _) = _registration_texts(keywords)
+    for pattern, after_word in ((starts, False), (suffixes, True)):
+        for start in range(len(source)):
+            if pattern.match(source, start):
+                if (start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_")) == after_word:
+                    return True
+    return False
+
+
+@pytest.mark.parametrize(("source", "registered"), [
+    ("Agent(guardrails=[check])", True),
+    ("Agent(input_guardrails = [check])", True),
+    ("app.get('/', dependencies=[Depends(check)])", True),
+    ("x = NotDepends(check)", False),
+    ("my_guardrails = load()", True),  # a keyword's suffix ending a word
+    ("_guardrails()", False),
+    ("guardrails", False),
+])
+def test_registration_text(source, registered):
+    keywords = frozenset(guards.GUARD_KEYWORDS)
+    assert _has_registration_text(source, keywords) is registered
+    assert _registered_by_search(source, keywords) is registered
+
+
+@pytest.mark.parametrize("extra", [frozenset(), frozenset({"_validator", "checks"})], ids=["default", "suffix-keyword"])
+def test_registration_text_is_the_search_on_every_fixture(extra):
+    keywords = frozenset(guards.GUARD_KEYWORDS) | extra
+    found = 0
+    for source in _sources():
+        expected = _registered_by_search(source, keywords)
+        assert _has_registration_text(source, keywords) is expected
+        found += expected
+    assert found > 3
