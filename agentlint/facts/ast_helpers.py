@@ -120,6 +120,7 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _AST, _list = ast.AST, list
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal})
 """Nodes without child nodes: not queued, unless asked for."""
+_NONE_TYPE = frozenset({type(None)})
 
 
 def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
@@ -127,24 +128,23 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
     (breadth first). One walk that reads only the fields that can hold nodes, for the
     model finders that would each walk the whole module."""
     wanted = frozenset(kinds)
-    leaves = _LEAVES - wanted
+    skipped = (_LEAVES - wanted) | _NONE_TYPE
     out: list[ast.AST] = []
+    found = out.append
     todo = [tree]
+    queue, queue_all = todo.append, todo.extend
     fields_of = _CHILD_FIELDS
-    position = 0
-    while position < len(todo):
-        node = todo[position]
-        position += 1
+    for node in todo:  # the queue grows as it is read: a list's iterator takes what is appended
         cls = type(node)
         if cls in wanted:
-            out.append(node)
+            found(node)
         fields = fields_of.get(cls)
         if fields is None:
             fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
         for field in fields:
             value = getattr(node, field, None)
             if type(value) is _list:
-                todo.extend([item for item in value if type(item) not in leaves and isinstance(item, _AST)])
-            elif type(value) not in leaves and isinstance(value, _AST):
-                todo.append(value)
+                queue_all([item for item in value if type(item) not in skipped and isinstance(item, _AST)])
+            elif type(value) not in skipped and isinstance(value, _AST):
+                queue(value)
     return out
