@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import bisect
 import sys
+from typing import Iterator
 
 MODULE_SCOPE = "<module>"
 SELF_NAMES = frozenset({"self", "cls"})
@@ -100,6 +101,28 @@ def first_line(stmt: ast.AST) -> int:
     """A statement's first line, its decorators included."""
     decorators = getattr(stmt, "decorator_list", None)
     return min(stmt.lineno, *(d.lineno for d in decorators)) if decorators else stmt.lineno  # type: ignore[attr-defined]
+
+
+def occurrences(source: str, text: str) -> Iterator[int]:
+    """The offsets in ``source`` where ``text`` starts (overlapping ones too), found with
+    `str.find`: much faster than a regular expression's search over a whole module."""
+    at = source.find(text)
+    while at != -1:
+        yield at
+        at = source.find(text, at + 1)
+
+
+def line_numbers(source: str, offsets: "list[int]") -> list[int]:
+    """The numbers of the lines (1-based, lines ended by `\\n`) that hold ``offsets``,
+    in order, each once; ``offsets`` sorted."""
+    lines: list[int] = []
+    line, counted = 1, 0
+    for at in offsets:
+        line += source.count("\n", counted, at)
+        counted = at
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:

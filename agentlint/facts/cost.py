@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Callable
 
-from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, line_numbers, node_span
 from agentlint.facts.cost_formula import FormulaReader, Place
 from agentlint.facts.cost_vocab import (
     NOT_A_PRICE_TABLE,
@@ -134,7 +134,6 @@ class CostExtractor:
         if not (self.want_terms or self.want_nones or self.want_prices):
             return
         source = low
-        found: set[int] = set()
         patterns = []
         if self.want_terms:
             patterns.append(_TOKEN_LINE)
@@ -146,12 +145,7 @@ class CostExtractor:
         if money:
             positions += _price_arithmetic(source)
         positions.sort()
-        line, previous = 1, 0
-        for position in positions:
-            line += source.count("\n", previous, position)
-            previous = position
-            found.add(line)
-        self.candidates = sorted(found)
+        self.candidates = line_numbers(source, positions)
 
     def _holds(self, stmt: ast.AST) -> bool:
         return holds_candidate(self.candidates, stmt)

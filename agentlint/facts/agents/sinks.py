@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-from agentlint.facts.ast_helpers import call_chain, callee_text, dotted, last_name
+from agentlint.facts.ast_helpers import call_chain, callee_text, dotted, last_name, line_numbers, occurrences
 from agentlint.facts.types import SinkFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import irreversible as irr
@@ -103,25 +103,9 @@ def sink_words(knowledge: Any) -> "re.Pattern[bytes]":
 def _asking_lines(source: str, lines: list[str]) -> list[int]:
     """The numbers of the ``lines`` that hold a match of ``_ASKS``, in order (``source``:
     the lines joined by `\\n`). Each match holds one of ``_ASK_TEXTS``, so only the lines
-    where one of them is found (`str.find`, much faster than the expression over a whole
-    module) are searched."""
-    found: list[int] = []
-    for text in _ASK_TEXTS:
-        at = source.find(text)
-        while at != -1:
-            found.append(at)
-            at = source.find(text, at + 1)
-    if not found:
-        return []
-    found.sort()
-    candidates: list[int] = []
-    line, counted = 1, 0
-    for at in found:
-        line += source.count("\n", counted, at)
-        counted = at
-        if not candidates or candidates[-1] != line:
-            candidates.append(line)
-    return [n for n in candidates if _ASKS.search(lines[n - 1])]
+    where one of them is found are searched."""
+    found = sorted(at for text in _ASK_TEXTS for at in occurrences(source, text))
+    return [n for n in line_numbers(source, found) if _ASKS.search(lines[n - 1])]
 
 
 class SinkFinder:
