@@ -97,16 +97,16 @@ def test_deeply_nested_expression(run_cli, with_good_file):
 
 def test_unreadable_file(run_cli, with_good_file, monkeypatch):
     target = write(with_good_file / "secret.py", SILENT)
-    import agentlint.engine.run
+    import agentlint.engine.results
 
-    real_read = agentlint.engine.run.read_regular
+    real_read = agentlint.engine.results.read_regular
 
     def guarded_read(file, limit=None):
         if os.path.abspath(str(file)) == str(target):
             raise PermissionError(13, "Permission denied", str(file))
         return real_read(file, limit)
 
-    monkeypatch.setattr(agentlint.engine.run, "read_regular", guarded_read)
+    monkeypatch.setattr(agentlint.engine.results, "read_regular", guarded_read)
     result, findings = check_json(run_cli)
     assert "Permission denied" in by_file(findings)[("secret.py", "AGL002")]
     assert_good_file_still_checked(findings)

@@ -60,12 +60,12 @@ def test_warm_run_does_not_parse(tmp_path, monkeypatch):
     settings = settings_for(root=str(tmp_path))
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(tmp_path / "cache")})
     run(files, settings, jobs=1)
-    import agentlint.engine.run
+    import agentlint.engine.worker
 
     def no_analysis(*a, **k):
         raise AssertionError("a warm run must not analyse")
 
-    monkeypatch.setattr(agentlint.engine.run, "analyze_content", no_analysis)
+    monkeypatch.setattr(agentlint.engine.worker, "analyze_content", no_analysis)
     assert run(files, settings, jobs=1).cache_hits == 5
 
 
@@ -140,8 +140,8 @@ def test_a_run_in_which_nothing_changed_reuses_the_project_findings(tmp_path, mo
     first = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
     assert {d.code for d in first.diagnostics} == {"AGL401"}
     phases = []
-    real = finalize_module.project_phase
-    monkeypatch.setattr(finalize_module, "project_phase", lambda *a: phases.append(1) or real(*a))
+    real = finalize_module.project_rules.project_phase
+    monkeypatch.setattr(finalize_module.project_rules, "project_phase", lambda *a: phases.append(1) or real(*a))
     again = run(files, settings, jobs=1, keep_facts=None, paths=[str(tmp_path)])
     assert again.diagnostics == first.diagnostics and phases == []
     (tmp_path / "b.py").write_text("SYSTEM_PROMPT = 'Be brief.'\n")

@@ -805,7 +805,7 @@ def test_two_hop_attribute_chain_through_instance_attributes(explain, tmp_path):
 def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli, project_copy, tmp_path, monkeypatch):
     """Files nobody has checked are read for their facts only (no rule runs); the
     facts-only entries never stand in for `check`'s full results."""
-    import agentlint.engine.run
+    import agentlint.engine.worker
     import agentlint.explain.index
 
     cache = str(tmp_path / "cache")
@@ -814,7 +814,7 @@ def test_a_cold_explain_reads_facts_only_and_check_still_runs_its_rules(run_cli,
     def no_rules(*args, **kwargs):
         raise AssertionError("explain must not run the rules")
 
-    monkeypatch.setattr(agentlint.engine.run, "analyze_content", no_rules)
+    monkeypatch.setattr(agentlint.engine.worker, "analyze_content", no_rules)
     cold = json.loads(run_cli("explain", "TRIAGE_PROMPT", "--format", "json", "--cache-dir", cache, cwd=project_copy).stdout)
     assert cold == expected
     monkeypatch.undo()

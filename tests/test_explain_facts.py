@@ -6,8 +6,8 @@ import ast
 import json
 import textwrap
 
-from agentlint.facts.module import FACTS_VERSION, extract_facts
-from agentlint.facts.types import BindingFact, CallFact, DefinitionFact, FileFacts, ReferenceFact
+from agentlint.facts.module import extract_facts
+from agentlint.facts.types import FACTS_VERSION, BindingFact, CallFact, DefinitionFact, FileFacts, ReferenceFact
 
 SOURCE = textwrap.dedent(
     '''

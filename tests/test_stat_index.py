@@ -48,8 +48,8 @@ def _project(tmp_path: Path) -> tuple[list[str], object]:
 
 def _count_reads(monkeypatch) -> list[str]:
     reads: list[str] = []
-    real = run_module._read
-    monkeypatch.setattr(run_module, "_read", lambda path, limit: reads.append(path) or real(path, limit))
+    real = run_module.read_source
+    monkeypatch.setattr(run_module, "read_source", lambda path, limit: reads.append(path) or real(path, limit))
     return reads
 
 

@@ -68,9 +68,20 @@ def _imports(name: str, path: Path) -> list[tuple[str, int, bool]]:
                 base = ".".join([*head, base] if base else head)
             # `from pkg import mod` imports the module pkg.mod
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        elif isinstance(node, ast.Call) and _lazy_module_name(node) is not None:
+            # `analysis = lazy_module("agentlint.engine.analyze")`: an import, done later
+            targets = [_lazy_module_name(node)]
         for target in targets:
             found.append((target, node.lineno, id(node) in in_function))
     return found
+
+
+def _lazy_module_name(call: ast.Call) -> str | None:
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if name == "lazy_module" and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+        return call.args[0].value
+    return None
 
 
 def _ours(target: str) -> str | None:
@@ -180,6 +191,14 @@ def test_the_check_detects_a_circle(tmp_path, monkeypatch) -> None:
     (tmp_path / "b.py").write_text("from agentlint.facts.a import x\n")
     with pytest.raises(AssertionError, match="import circles"):
         test_no_import_circle()
+
+
+def test_the_check_reads_lazy_modules_as_imports(tmp_path, monkeypatch) -> None:
+    """A module loaded on first use is an import all the same: it counts for the stages."""
+    monkeypatch.setitem(MODULES, "agentlint.facts.later", tmp_path / "later.py")
+    (tmp_path / "later.py").write_text("run = lazy_module('agentlint.engine.run')\n")
+    with pytest.raises(AssertionError, match="against the data flow"):
+        test_no_import_from_a_later_stage()
 
 
 def test_the_check_detects_an_import_from_a_later_stage(tmp_path, monkeypatch) -> None:

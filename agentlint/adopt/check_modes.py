@@ -19,11 +19,14 @@ from typing import Any, Callable, Sequence
 import click
 
 from agentlint.adopt import baseline as bl
-from agentlint.adopt.add_noqa import add_noqa
 from agentlint.engine.finalize import file_diagnostics, has_internal_errors
 from agentlint.report.identity import file_reader
 from agentlint.rules import registry
 from agentlint.rules.diagnostics import Diagnostic
+from agentlint.rules.lazy import lazy_module
+
+# Loaded for --add-noqa only: it reads the files' tokens and checks them again.
+noqa_writer = lazy_module("agentlint.adopt.add_noqa")
 
 MAX_STALE_LISTED = 20
 
@@ -114,7 +117,7 @@ class Adoption:
             return file_diagnostics(path, content, settings_for(path))
 
         project_codes = frozenset(r.meta.code for r in registry.project_rules())
-        outcome = add_noqa(
+        outcome = noqa_writer.add_noqa(
             diagnostics,
             recheck,
             lambda m: self.notes.append(f"agentlint: warning: {m}"),

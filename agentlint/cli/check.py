@@ -13,18 +13,21 @@ import click
 
 from agentlint.adopt import check_modes as adoption
 from agentlint.cli.common import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, code_list, fail
-from agentlint.cli.fix import fix_files, fix_stdin, print_fixed, show_diff
 from agentlint.cli.options import caching, configuration, file_selection
 from agentlint.cli.output import emit, errors, progress_printer
-from agentlint.engine.analyze import unreadable
 from agentlint.engine.config import OUTPUT_FORMATS, ConfigError, Overrides
 from agentlint.engine.discovery import discover, display_path
 from agentlint.engine.finalize import has_internal_errors
 from agentlint.engine.resolver import Resolver
+from agentlint.engine.results import unreadable
 from agentlint.engine.run import run_groups
 from agentlint.engine.suppression import reset_warnings
 from agentlint.report._common import printable
 from agentlint.rules import registry
+from agentlint.rules.lazy import lazy_module
+
+# Loaded for --fix and --diff only: fixes need LibCST and the analysis.
+fixing = lazy_module("agentlint.cli.fix")
 
 
 @click.command()
@@ -158,17 +161,17 @@ def check(
     files_checked = sum(r.files_checked for _, r in outcome)
     fixed: list = []
     if diff:
-        changed = sum(show_diff(result, group, unsafe_fixes, stdin, summary=False) for group, result in outcome)
+        changed = sum(fixing.show_diff(result, group, unsafe_fixes, stdin, summary=False) for group, result in outcome)
         if changed:
             click.echo(f"Would fix {changed} finding{'' if changed == 1 else 's'}.", err=True)
         sys.exit(EXIT_FINDINGS if changed else EXIT_CLEAN)
     if fix and stdin is not None:
-        fix_stdin(replace(stdin_settings, output_format=settings.output_format, docs_url=settings.docs_url),
+        fixing.fix_stdin(replace(stdin_settings, output_format=settings.output_format, docs_url=settings.docs_url),
                   unsafe_fixes, stdin, output_file, statistics, quiet, exit_zero)
     diagnostics = []
     for group, result in outcome:
         if fix:
-            left, group_fixed = fix_files(result, group, unsafe_fixes, jobs=jobs, use_cache=not no_cache)
+            left, group_fixed = fixing.fix_files(result, group, unsafe_fixes, jobs=jobs, use_cache=not no_cache)
             diagnostics += left
             fixed += group_fixed
         else:
@@ -194,7 +197,7 @@ def check(
         settings_for=settings_for,
     )
     if show_fixes and fixed:
-        print_fixed(fixed, settings)
+        fixing.print_fixed(fixed, settings)
     if adopting is not None:
         adopting.print_notes()
     if has_internal_errors(diagnostics):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +15,8 @@ from agentlint.engine.cache import Cache, facts_only_key
 from agentlint.engine.collector import collections_paused
 from agentlint.engine.config import Settings
 from agentlint.engine.cst_pass import run_cst_rules, run_on_statements, too_deep
-from agentlint.engine.suppression import Suppression, find_suppressions
+from agentlint.engine.results import FileResult, project_phase_wanted, unreadable
+from agentlint.engine.suppression import find_suppressions
 from agentlint.facts import notebooks
 from agentlint.facts.agents.inventory import file_model_calls
 from agentlint.facts.agents.model import build as build_model
@@ -30,69 +31,10 @@ from agentlint.rules.api import OPTIONAL_FACTS, ModelContext, Region
 from agentlint.rules.builtin import (
     INTERNAL_ERROR,
     SYNTAX_ERROR,
-    UNREADABLE_FILE,
     crash_diagnostic,
     engine_diagnostic,
 )
 from agentlint.rules.diagnostics import Diagnostic
-
-
-@dataclass(frozen=True)
-class FileResult:
-    """The outcome of analysing one file: what the cache stores and the pool returns."""
-
-    path: str
-    diagnostics: tuple[Diagnostic, ...]
-    facts: FileFacts
-    suppressions: tuple["Suppression", ...] = ()
-    cells: tuple[tuple[int, int, int], ...] = ()
-    """For a notebook: (first virtual line, cell, line count) per code cell checked
-    (notebooks.CellMap). Diagnostics, facts and suppressions of a notebook are in
-    virtual lines until ``engine.finalize`` maps them to cells."""
-
-    def to_json(self) -> dict[str, Any]:
-        data = {
-            "diagnostics": [d.to_json() for d in self.diagnostics],
-            "facts": self.facts.to_json(),
-            "suppressions": [asdict(s) for s in self.suppressions],
-        }
-        if self.cells:
-            data["cells"] = [list(c) for c in self.cells]
-        return data
-
-    @staticmethod
-    def from_json(data: dict[str, Any], path: str, *, with_facts: "bool | str" = True) -> "FileResult":
-        """``with_facts``: True (every fact), "project" (what project rules read, see
-        ``FileFacts.project_from_json``) or False (the module name only)."""
-        if "facts" not in data:
-            # a cache entry read without its facts line, or one that has none (written by
-            # a run of per-file rules alone), carries the module name itself
-            decoded = FileFacts(data["module"], complete=False)
-        elif with_facts == "project":
-            decoded = FileFacts.project_from_json(data["facts"])
-        elif with_facts:
-            decoded = FileFacts.from_json(data["facts"])
-        else:
-            decoded = FileFacts(data["facts"]["module"], complete=False)
-        return FileResult(
-            path=path,
-            diagnostics=tuple(Diagnostic.from_json(d, path) for d in data["diagnostics"]),
-            facts=decoded,
-            suppressions=tuple(
-                Suppression(s["line"], s["column"], tuple(s["codes"])) for s in data["suppressions"]
-            ),
-            cells=tuple((c[0], c[1], c[2]) for c in data.get("cells", ())),
-        )
-
-
-
-
-def unreadable(path: str, reason: str) -> FileResult:
-    return FileResult(
-        path,
-        (engine_diagnostic(UNREADABLE_FILE, path, f"Cannot read `{path}`: {reason}"),),
-        FileFacts(module=module_name_for(path), complete=False),
-    )
 
 
 RECURSION_LIMIT = 10_000
@@ -218,12 +160,6 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
     if tools_when_asked is not None:
         diagnostics += tools_when_asked.problems
     return FileResult(path, tuple(diagnostics), facts, find_suppressions(text))
-
-
-def project_phase_wanted(settings: Settings) -> bool:
-    """A project rule is selected, or a model rule (tools declared in one module and
-    passed as tools in another are found in the project phase)."""
-    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
 
 
 @lru_cache(maxsize=8)

@@ -46,11 +46,14 @@ import os
 import re
 from typing import Callable, Iterable, Mapping, Sequence
 
-from agentlint.engine.analyze import facts_only_json
 from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
 from agentlint.engine.discovery import discover
 from agentlint.facts.types import FileFacts
+from agentlint.rules.lazy import lazy_module
+
+# Loaded when another file's facts are not in the cache (most partial runs find them there).
+analysis = lazy_module("agentlint.engine.analyze")
 
 MARKER_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Pipfile")
 ENTRY_POINTS = frozenset({"app.py", "main.py", "__main__.py", "run.py", "server.py", "streamlit_app.py"})
@@ -372,7 +375,7 @@ def load_context_facts(
             if content is None:
                 continue
             key = Cache.key(path, content)  # the file as read now
-        data = facts_only_json(path, content, key, settings, cache)
+        data = analysis.facts_only_json(path, content, key, settings, cache)
         if "crash" in data and crashes is not None:
             crashes.append((path, data["crash"]))
         out[path] = FileFacts.project_from_json(data)

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import pathspec
 
 from agentlint import __version__
-from agentlint.facts.module import FACTS_VERSION
+from agentlint.facts.types import FACTS_VERSION
 from agentlint.rules.builtin import ENGINE_CODES
 from agentlint.rules.diagnostics import RuleMeta
 

@@ -8,16 +8,21 @@ import os
 from dataclasses import replace
 from typing import Callable, Iterable, Mapping
 
-from agentlint.engine.analyze import FileResult, analyze_content
 from agentlint.engine.config import Settings
 from agentlint.engine.notebook_cells import to_cells
-from agentlint.engine.project import project_phase
+from agentlint.engine.results import FileResult
 from agentlint.engine.suppression import apply_suppressions
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge.test_code import is_test_path
 from agentlint.rules import registry
 from agentlint.rules.builtin import ENGINE_CODE_SET, INTERNAL_ERROR
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta
+from agentlint.rules.lazy import lazy_module
+
+# Loaded when the project phase runs or a file is analysed: a run whose project findings
+# are remembered (nothing changed) needs neither.
+analysis = lazy_module("agentlint.engine.analyze")
+project_rules = lazy_module("agentlint.engine.project")
 
 
 def finalize(
@@ -42,7 +47,7 @@ def finalize(
             facts = {p: r.facts for p, r in results.items()}
             if context:
                 facts = {**context, **facts}
-            project_diagnostics = project_phase(facts, settings)
+            project_diagnostics = project_rules.project_phase(facts, settings)
             if on_project is not None:
                 on_project(project_diagnostics)
         for d in project_diagnostics:
@@ -96,5 +101,5 @@ def has_internal_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 def file_diagnostics(path: str, content: bytes, settings: Settings) -> list[Diagnostic]:
     """The per-file findings for ``content`` as the file ``path``, per-file-ignores and
     suppressions applied (no project phase, no cache): what each `--fix` round reads."""
-    result = analyze_content(path, content, settings)
+    result = analysis.analyze_content(path, content, settings)
     return finalize({path: result}, settings, registry.all_rules(), project=False)

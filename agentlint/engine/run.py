@@ -11,27 +11,26 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine import boundaries
-from agentlint.engine.analyze import (
-    FileResult,
-    analyze_content,
-    facts_only_json,
-    unreadable,
-)
 from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.finalize import finalize
+from agentlint.engine.results import FileResult, cacheable, project_phase_wanted, read_source, unreadable
 from agentlint.engine.stat_index import StatIndex
-from agentlint.engine.analyze import project_phase_wanted
-from agentlint.facts.module_names import forget_packages, module_name_for
-from agentlint.facts.source import UnreadableFile, read_regular
-from agentlint.facts.types import PROJECT_FACT_KEYS, FileFacts
+from agentlint.facts.module_names import forget_packages
+from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.builtin import INTERNAL_ERROR, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
+from agentlint.rules.lazy import lazy_module, load
+
+# The analysis, loaded only when a file must be analysed: a run answered from the cache
+# (most pre-commit and CI runs) would spend half its time importing it.
+analysis = lazy_module("agentlint.engine.analyze")
+worker = lazy_module("agentlint.engine.worker")
 
 
 @dataclass
@@ -44,27 +43,16 @@ class RunResult:
     """Facts of project files that were not checked (a partial run; see projects.py)."""
 
 
-def _read(path: str, limit: int) -> bytes | str:
-    """The file's bytes, or the reason it cannot be read (only regular files are read,
-    and none over ``limit`` bytes)."""
-    try:
-        return read_regular(path, limit)
-    except UnreadableFile as exc:
-        return str(exc)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-
-
 def _content_key(path: str, limit: int, index: StatIndex | None) -> tuple[str | None, str | None]:
     """The file's cache key (from the stat index when the file has not changed since it
     was last read, else from its bytes), or the reason it cannot be read."""
     if index is None:
-        content = _read(path, limit)
+        content = read_source(path, limit)
         return (None, content) if isinstance(content, str) else (Cache.key(path, content), None)
     key, stamp = index.lookup(path)
     if key is not None:
         return key, None
-    content = _read(path, limit)
+    content = read_source(path, limit)
     if isinstance(content, str):
         return None, content
     key = Cache.key(path, content)
@@ -77,79 +65,6 @@ MAX_JOBS = 64
 
 IN_PROCESS_MAX = 16
 """Runs with at most this many files to analyse stay in-process (start-up matters)."""
-
-_WORKER_SETTINGS: list[Settings] = []
-
-
-_WORKER_CACHE: "list[Cache | None]" = []
-
-
-_WORKER_KEEP: "list[bool | str]" = []
-
-
-_NOT_PROJECT_FACTS = {name: () for name in FileFacts.__dataclass_fields__ if name not in PROJECT_FACT_KEYS}
-"""The other facts (definitions, calls, references, ...: all tuples), emptied when only
-the project phase will read a result."""
-
-
-def _init_worker(
-    settings: "Settings | Sequence[Settings]",
-    use_cache: "bool | Sequence[bool]" = False,
-    keep_facts: "bool | str | Sequence[bool | str]" = True,
-) -> None:
-    """The worker's settings: one per configuration of the run (files are sent with
-    the index of theirs), with its cache and what to keep of the facts."""
-    global _WORKER_SETTINGS, _WORKER_CACHE, _WORKER_KEEP
-    _WORKER_SETTINGS = [settings] if isinstance(settings, Settings) else list(settings)
-    count = len(_WORKER_SETTINGS)
-    caching = list(use_cache) if isinstance(use_cache, (list, tuple)) else [use_cache] * count
-    _WORKER_CACHE = [Cache(s.cache_dir, s.fingerprint()) if on else None for s, on in zip(_WORKER_SETTINGS, caching)]
-    _WORKER_KEEP = list(keep_facts) if isinstance(keep_facts, (list, tuple)) else [keep_facts] * count
-
-
-def _worker(path: str, group: int = 0) -> tuple[str, dict]:
-    """Analyse one file in a pool worker. The worker reads the file itself and writes
-    its cache entry itself, and sends back only the facts the run keeps: the parent
-    never holds the sources, nor every file's full facts, of a whole run."""
-    settings, cache, keep_facts = _WORKER_SETTINGS[group], _WORKER_CACHE[group], _WORKER_KEEP[group]
-    content = _read(path, settings.max_file_size)
-    if isinstance(content, str):
-        return "", unreadable(path, content).to_json()
-    key = Cache.key(path, content) if cache is not None else ""  # a run without cache keys nothing
-    if keep_facts == "facts-only":
-        return key, {"facts": facts_only_json(path, content, key, settings, cache)}
-    project = project_phase_wanted(settings)
-    try:
-        # without a cache, a result's facts end with the run: only what its rules read
-        result = analyze_content(path, content, settings, all_facts=cache is not None or keep_facts is True)
-        if (cache is None and keep_facts is False) or not project:
-            # nothing will read the facts: do not spend a tenth of the run encoding them
-            result = replace(result, facts=FileFacts(result.facts.module, complete=result.facts.complete))
-        elif cache is None and keep_facts == "project":
-            # nothing keeps the facts the project phase does not read: do not encode them
-            result = replace(result, facts=replace(result.facts, **_NOT_PROJECT_FACTS))
-        data = result.to_json()
-        if not project:
-            # Per-file rules alone saw only part of the facts: the entry holds none (a
-            # later `explain` or partial run must not take them for the whole).
-            facts = data.pop("facts")
-            data["module"], data["complete"] = facts["module"], facts["complete"]
-    except Exception as exc:  # a bug outside any one rule: this file gets AGL003, the run goes on
-        crashed = engine_diagnostic(INTERNAL_ERROR, path, f"Analysis crashed: {type(exc).__name__}: {exc}")
-        data = FileResult(path, (crashed,), FileFacts(module=module_name_for(path), complete=False)).to_json()
-    if cache is not None and _cacheable(data):
-        cache.put(key, data)
-    if keep_facts is not True and "facts" in data:
-        facts = data["facts"]
-        keep = PROJECT_FACT_KEYS if keep_facts == "project" else ("module", "complete")
-        data["facts"] = {k: facts[k] for k in keep if k in facts}
-    return key, data
-
-
-def _cacheable(data: dict) -> bool:
-    """A result is cached unless the analysis crashed on it (the next run tries again)."""
-    return not any(d["code"] == INTERNAL_ERROR.code for d in data["diagnostics"])
-
 
 def run(
     files: list[str],
@@ -253,7 +168,7 @@ def run_groups(
                     pass  # an entry from a broken write or an old layout: rebuild it
             todo.append((path, index))
     if stdin is not None and groups:
-        results[0][stdin[0]] = analyze_content(stdin[0], stdin[1], groups[0][0])
+        results[0][stdin[0]] = analysis.analyze_content(stdin[0], stdin[1], groups[0][0])
 
     done = sum(len(r) for r in results)
     total = sum(len(files) for _, files in groups) + (1 if stdin else 0)
@@ -262,7 +177,7 @@ def run_groups(
     for path, index, key, data in _analyze_all(todo, settings_list, jobs, with_cache, keeps):
         results[index][path] = FileResult.from_json(data, path, with_facts=keeps[index])
         stat_index = indexes[index]
-        if stat_index is not None and key and _cacheable(data):
+        if stat_index is not None and key and cacheable(data):
             stat_index.keep_findings(path, key, Cache.findings_line(key, data))  # as the worker cached it
         done += 1
         if progress is not None:
@@ -406,7 +321,7 @@ def _context_facts(
     known = cache.get_context() if cache is not None else {}
     kept: dict[str, dict[str, Any]] = {}
     facts = boundaries.load_context_facts(
-        others, settings, cache, lambda path: _read(path, settings.max_file_size), crashes,
+        others, settings, cache, lambda path: read_source(path, settings.max_file_size), crashes,
         key_of=keys.get if keys is not None else None, known=known, kept=kept,
     )
     if cache is not None and not crashes and kept.keys() != known.keys():
@@ -432,12 +347,14 @@ def _analyze_all(
     keep_facts: "Sequence[bool | str]",
 ):
     """(path, group, cache key, result JSON) for each (path, group) of ``todo``."""
+    if not todo:
+        return  # all from the cache: the analysis is not even loaded
     # never more workers than files to analyse, nor than a machine can usefully run
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(todo) or 1, MAX_JOBS))
     if jobs <= 1 or len(todo) <= IN_PROCESS_MAX:
-        _init_worker(settings, use_cache, keep_facts)
+        worker.init_worker(settings, use_cache, keep_facts)
         for path, index in todo:
-            key, data = _worker(path, index)
+            key, data = worker.analyze_one(path, index)
             yield path, index, key, data
         return
     # The pool's modules cost a run that needs no pool (one changed file) a tenth of its time.
@@ -452,7 +369,7 @@ def _analyze_all(
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_init_worker,
+        max_workers=jobs, mp_context=context, initializer=load(worker).init_worker,
         initargs=(list(settings), list(use_cache), list(keep_facts)),
     ) as pool:
         # Consume results as they complete (in-order consumption would buffer every
@@ -466,7 +383,7 @@ def _analyze_all(
                 next_chunk = next(remaining, None)
                 if next_chunk is None:
                     break
-                pending.add(pool.submit(_worker_chunk, next_chunk))
+                pending.add(pool.submit(worker.analyze_chunk, next_chunk))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -480,7 +397,3 @@ def _size(item: tuple[str, int]) -> int:
         return os.stat(item[0]).st_size
     except OSError:
         return -1
-
-
-def _worker_chunk(todo: list[tuple[str, int]]) -> list[tuple[str, int, str, dict]]:
-    return [(path, index, *_worker(path, index)) for path, index in todo]

@@ -46,7 +46,7 @@ from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
 from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head_name
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
-from agentlint.facts.module import FACTS_VERSION
+from agentlint.facts.types import FACTS_VERSION
 from agentlint.facts.source import read_regular
 
 INDEX_FORMAT = 9

@@ -68,7 +68,8 @@ What the facts hold, beyond the obvious (see ``agentlint.facts.types`` for the s
 - which references sit in a variable's type annotation (``x: Foo = ...``): they stay in
   ``references``, and are listed again in ``annotation_references``.
 
-Bump ``FACTS_VERSION`` whenever the extracted facts change: it is part of the cache key.
+Bump ``FACTS_VERSION`` (in ``types``) whenever the extracted facts change: it is part of
+the cache key.
 """
 
 from __future__ import annotations
@@ -97,9 +98,6 @@ from agentlint.facts.scopes import (
     target_names,
 )
 from agentlint.facts.types import CallFact, DefinitionFact, FileFacts, ReferenceFact
-
-FACTS_VERSION = 18
-"""Version of what the extractor produces; part of the settings fingerprint (cache key)."""
 
 _Attribute, _Name, _Call, _Load, _Await = ast.Attribute, ast.Name, ast.Call, ast.Load, ast.Await
 _Subscript = ast.Subscript

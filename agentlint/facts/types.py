@@ -11,6 +11,11 @@ from typing import Any
 
 from agentlint.knowledge.frameworks import framework_of
 
+FACTS_VERSION = 18
+"""Version of what the extractor produces; part of the settings fingerprint (cache key).
+It lives with the types, not the extractor, so that a run answered from the cache can
+compute its key without loading the extractor."""
+
 
 @dataclass(frozen=True)
 class ImportFact:

@@ -1,0 +1,86 @@
+"""What a run loads. A one-file pre-commit run pays for every module it imports, so a
+run answered from the cache must not load the analysis (facts, agent model, rules,
+LibCST), and one that analyses must load it only then."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+ANALYSIS = (
+    "agentlint.engine.analyze",
+    "agentlint.engine.worker",
+    "agentlint.engine.project",
+    "agentlint.engine.cst_pass",
+    "agentlint.facts.module",
+    "agentlint.facts.agents.model",
+    "agentlint.rules.api",
+    "agentlint.rules.silent_broad_except",
+    "libcst",
+)
+"""Modules that only the analysis of a file needs."""
+
+HEAVY = (*ANALYSIS, "agentlint.cli.fix", "agentlint.adopt.add_noqa")
+"""Those, and the modules of `--fix` and `--add-noqa`."""
+
+SILENT = textwrap.dedent(
+    """\
+    import httpx
+
+
+    def lookup(order_id):
+        try:
+            return httpx.get(f"https://shop.example/{order_id}").text
+        except Exception:
+            return ""
+    """
+)
+
+# The command in-process, then the modules it really loaded (a module named for later
+# loading sits in sys.modules as a stand-in until first used).
+PROBE = textwrap.dedent(
+    """\
+    import json, sys
+    from agentlint.cli.main import main
+    try:
+        main(sys.argv[1:])
+    except SystemExit as exc:
+        code = exc.code
+    loaded = sorted(n for n, m in list(sys.modules.items()) if m is not None and type(m).__name__ != "_LazyModule")
+    print(json.dumps({"code": code, "loaded": loaded}))
+    """
+)
+
+
+def _loaded(tmp_path, *args: str) -> tuple[int, set[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    last = proc.stdout.strip().splitlines()[-1]
+    data = json.loads(last)
+    return data["code"], set(data["loaded"])
+
+
+def _heavy(loaded: set[str]) -> list[str]:
+    return sorted(name for name in HEAVY if name in loaded)
+
+
+def test_a_run_answered_from_the_cache_loads_no_analysis(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (tmp_path / "tools.py").write_text(SILENT)
+    code, cold = _loaded(tmp_path, "check", "tools.py")
+    assert code == 1
+    assert _heavy(cold) == sorted(ANALYSIS)  # the first run analyses (and the test can fail)
+    code, warm = _loaded(tmp_path, "check", "tools.py")
+    assert code == 1
+    assert _heavy(warm) == []
+    code, warm_json = _loaded(tmp_path, "check", "tools.py", "--output-format", "json", "--baseline", "missing.json")
+    assert code == 2 and _heavy(warm_json) == []  # a bad baseline is said before any analysis
+
+
+def test_listing_the_rules_loads_no_rule(tmp_path):
+    code, loaded = _loaded(tmp_path, "rule", "--all")
+    assert code in (0, None)
+    assert _heavy(loaded) == []
