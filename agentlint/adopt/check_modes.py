@@ -116,7 +116,7 @@ class Adoption:
         def recheck(path: str, content: bytes):
             return file_diagnostics(path, content, settings_for(path))
 
-        project_codes = frozenset(r.meta.code for r in registry.project_rules())
+        project_codes = registry.codes_of("project")
         outcome = noqa_writer.add_noqa(
             diagnostics,
             recheck,

@@ -194,7 +194,7 @@ def _agent_model(
     """The file's agent model: its tools and agents go into the facts, and the model
     rules (AGL201, AGL202, AGL301, AGL501) run on it. Files without tool or agent
     vocabulary are not modelled, unless a selected model rule asks for the file
-    (``wants_file``, see ``registry.MODEL_RULES``): then the model is built for those
+    (``wants_file``, see ``registry.model_rules``): then the model is built for those
     rules alone and the facts stay as they are. The inventory of model calls is taken
     only with ``model_calls`` (a project rule reads it)."""
     knowledge = agent_knowledge(settings.knowledge)

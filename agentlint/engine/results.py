@@ -95,4 +95,4 @@ def cacheable(data: dict) -> bool:
 def project_phase_wanted(settings: Settings) -> bool:
     """A project rule is selected, or a model rule (tools declared in one module and
     passed as tools in another are found in the project phase)."""
-    return any(r.meta.code in settings.enabled for r in (*registry.project_rules(), *registry.model_rules()))
+    return not (registry.codes_of("project") | registry.codes_of("model")).isdisjoint(settings.enabled)

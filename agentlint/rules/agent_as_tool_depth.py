@@ -14,73 +14,20 @@ from typing import Sequence
 
 from agentlint.facts.types import AgentEdgeFact
 from agentlint.rules.api import ProjectRule
+from agentlint.rules.catalog.agents import AGENT_AS_TOOL_TOO_DEEP
 from agentlint.rules.diagnostics import (
     Diagnostic,
     Position,
     RelatedLocation,
-    RuleMeta,
     Span,
 )
 
 MAX_DEPTH = 2
 
-_DOCS = """\
-## What it does
-Flags agent-as-tool nesting deeper than two levels: an agent (level 0) exposes another
-agent as a tool (level 1: `research.as_tool(...)`, `AgentTool(agent=research)`,
-`TeamTool(team=...)`, `CodeAgent(managed_agents=[research])`, a Semantic Kernel agent
-in `plugins=[...]`, or a tool in its `tools=[...]` whose body runs the other agent),
-which exposes a third (level 2), which exposes a fourth (level 3). The finding sits on
-the wiring that adds the third level and names the whole chain; the chain is followed
-across modules (`from .billing import billing_agent`).
-
-Handoffs (`handoffs=[...]`) and ADK `sub_agents=[...]` transfer control to a peer and
-are not nesting; they are not counted.
-
-## Why is this bad?
-Each level of agent-as-tool pays the same four costs as any model call nested in a
-tool call — cost hidden under a tool, a tool-call cap that does not reach inside, a
-timeout covering several model calls, spans hanging under tools — and they compound.
-Agent-as-tool is the right shape when the model decides whether the helper runs; at
-the third level it is a sign that the composition should be a sequence in code.
-
-## Example
-```python
-ledger = Agent(name="ledger", ...)
-refunds = Agent(name="refunds", tools=[ledger.as_tool("ledger", "...")])
-billing = Agent(name="billing", tools=[refunds.as_tool("refunds", "...")])
-triage = Agent(name="triage", tools=[billing.as_tool("billing", "...")])
-```
-
-## Use instead
-Keep at most two levels, and run the fixed part as steps in code:
-```python
-refunds = Agent(name="refunds", tools=[post_ledger_entry])
-triage = Agent(name="triage", tools=[billing.as_tool("billing", "..."), refunds.as_tool("refunds", "...")])
-```
-
-## Fix safety
-No fix.
-
-## Configuration
-None. The depth limit is the standard's (two levels).
-
-## Standard
-Enforces the conversational-agent-with-phases standard and its reference to
-multi-agent patterns: agent-as-tool adopted deliberately, with *a ceiling of at most
-two levels*; *the third level is a sign it should have been a sequence*.
-"""
-
 
 class AgentAsToolTooDeep(ProjectRule):
     reads = frozenset()
-    meta = RuleMeta(
-        code="AGL502",
-        name="agent-as-tool-too-deep",
-        summary="Agent-as-tool nesting deeper than two levels (an agent, as a tool of an agent, as a tool of an agent, ...).",
-        docs=_DOCS,
-        help="Flatten the composition: run the inner steps in sequence in code, keeping at most two levels of agent-as-tool.",
-    )
+    meta = AGENT_AS_TOOL_TOO_DEEP
 
     def check(self) -> Sequence[Diagnostic]:
         agents: dict[str, tuple[str, list[AgentEdgeFact]]] = {}

@@ -17,79 +17,12 @@ from agentlint.facts.ast_helpers import last_name, nodes_of
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import irreversible as irr
 from agentlint.rules.api import ModelRule
-from agentlint.rules.diagnostics import Diagnostic, RuleMeta
-
-_DOCS = """\
-## What it does
-Flags code that runs an agent, reads the approvals the run stopped for, and answers them
-**once**: an `if` on `response.user_input_requests` (Microsoft Agent Framework) or
-`result.interruptions` (OpenAI Agents SDK), directly or through a name bound to them
-(`pending = response.user_input_requests`), whose body answers them
-(`request.to_function_approval_response(...)`, `state.approve(item)`, `state.reject(item)`)
-and runs the agent again, with no loop around it that checks again. It also flags answers
-sent in a **new session or thread**: the run that carries the answers is given
-`session=agent.create_session()` (or `thread=agent.get_new_thread()`, `AgentSession()`).
-
-A `while` loop that runs until no approval is pending (`while response.user_input_requests:`,
-or `while True:` with a `break` when none is left), a bounded `for _ in range(n)` loop
-around the check, an `if` inside such a loop, a function that calls itself to handle the
-next round, and a function that returns the new result whole (`return response`: its
-caller can check again) are all fine.
-
-## Why is this bad?
-A run stopped for approval **ends**; it does not wait. The answers go back in a new run,
-and that run can call another tool that needs approval, so the result of every run must
-be checked again until nothing is pending. Checked once, the second request is never
-answered: the turn ends with the agent waiting for a decision nobody is asked for. And the
-answers must go back in the **same** session or thread: in a new one they match no
-pending request, and the run starts over asking again.
-
-## Example
-```python
-response = await agent.run("Refund order 42", session=session)
-if response.user_input_requests:
-    answers = [r.to_function_approval_response(approved=ask(r)) for r in response.user_input_requests]
-    response = await agent.run(Message(role="user", contents=answers), session=session)
-```
-
-## Use instead
-```python
-response = await agent.run("Refund order 42", session=session)
-while response.user_input_requests:
-    answers = [r.to_function_approval_response(approved=ask(r)) for r in response.user_input_requests]
-    response = await agent.run(Message(role="user", contents=answers), session=session)
-```
-With the OpenAI Agents SDK: `while result.interruptions:` ... `state = result.to_state()`,
-`state.approve(item)`, `result = await Runner.run(agent, state)`.
-
-## Fix safety
-No fix.
-
-## Configuration
-None.
-
-## Standard
-Enforces the durable-workflows-hitl standard, section "Tool approval without a workflow
-— the single-agent case": *the run ends, it does not block*; *the answer goes in the SAME
-session*; *check for pending approvals after every run, in a loop, not once*. Its
-anti-patterns table lists *answering the approval in a new session* (the answer matches
-no request; the run starts over asking again) and *checking for the approval request only
-once* (an approved round can ask for ANOTHER tool; the second request goes unnoticed), and
-its checklist: *the approval answer is sent in the same session, in a loop that checks for
-pending requests after each run*.
-"""
+from agentlint.rules.catalog.tools import APPROVAL_CHECKED_ONCE
+from agentlint.rules.diagnostics import Diagnostic
 
 
 class ApprovalCheckedOnce(ModelRule):
-    meta = RuleMeta(
-        code="AGL204",
-        name="approval-checked-once",
-        summary="Pending tool approvals are answered once (in an `if`) instead of in a loop until none is left, "
-                "or in a new session or thread.",
-        docs=_DOCS,
-        help="Check the pending approvals after every run, in a loop until none is left, and answer them in the "
-             "session or thread that asked.",
-    )
+    meta = APPROVAL_CHECKED_ONCE
     about_tools = False
 
     @staticmethod

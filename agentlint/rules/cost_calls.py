@@ -10,87 +10,9 @@ from typing import Mapping, Sequence
 from agentlint.facts.types import FileFacts, ModelCallFact
 from agentlint.knowledge.test_code import is_test_path
 from agentlint.rules.api import ProjectRule
+from agentlint.rules.catalog.cost import CALL_BYPASSES_COST_ACCOUNTING
 from agentlint.rules.cost_places import make, sanctioned
-from agentlint.rules.diagnostics import Diagnostic, RuleMeta
-
-_DOCS = """\
-## What it does
-Lists every model call and agent run of the project (the call forms agentlint knows,
-see docs/frameworks.md, and your `llm-call-patterns`) and finds the project's
-*instrumented path*: the functions listed in `instrumented-callables` (or in AGL101's
-`cost-functions`), or, without such a list, the functions that account for what their
-model calls used: they read the response's usage (`resp.usage`, `usage_metadata`),
-compute or record a cost (`self.total_cost += ...`, `track_cost(...)`), pass a usage
-callback (`get_openai_callback()`, `callbacks=[cost_handler]`), or are helpers whose
-only callers in their module do one of those; a call on an instance of the class those
-functions belong to (the project's metered client) goes through it too. When the
-project has such a path and most model calls go through it, each model call outside
-it is reported: its tokens never reach the project's cost figure. Agent runs are
-listed by `agentlint calls` but not reported: what they spend is metered, or not, in
-the model calls of their framework.
-
-The rule is off by default (select it by code, `AGL106`): a project that meters usage
-at the gateway or in a framework callback registered elsewhere has no bypass.
-`agentlint calls` prints the same inventory, the bypassing calls first. Test files are
-left out.
-
-## Why is this bad?
-A cost middleware measures what passes through it. Calls that go around it (a quick
-summarisation with the raw client, an embedding, a vision call per page) are spent and
-never counted, and a total that measures half the spending reads as the whole of it.
-
-## Example
-```python
-class MeteredLLM:
-    def chat(self, messages):
-        resp = self.client.chat.completions.create(model=MODEL, messages=messages)
-        self.meter.record(resp.usage)
-        return resp
-
-
-def summarise(text):
-    # the raw client: this call's tokens never reach the meter
-    return raw_client.chat.completions.create(model=MODEL, messages=[...])
-```
-
-## Use instead
-```python
-def summarise(text, llm: MeteredLLM):
-    return llm.chat([...])
-```
-Or list the call in the project's written inventory of unmetered calls and silence the
-finding with `# noqa: AGL106` and the reason.
-
-## Fix safety
-No fix: which client a call should go through is the author's decision.
-
-## Configuration
-- `instrumented-callables` (list of strings, default `[]`): the functions of the
-  instrumented path (the metered client), named as in AGL101's `cost-functions`
-  (`app.llm.MeteredLLM.chat`, `MeteredLLM`, `app/llm.py:`). With a list, only the
-  listed places count as instrumented; AGL101's `cost-functions` count too.
-
-```toml
-[tool.agentlint.rules.AGL106]
-instrumented-callables = ["app.llm.MeteredLLM"]
-```
-
-## Standard
-Enforces the cost-and-budget standard, section "Measure the total, not the floor": a
-middleware in the chat pipeline measures what passes through the pipeline, and what does
-not pass through it has to be declared; its checklist asks for a written inventory of
-the provider calls that do not go through the instrumented pipeline.
-"""
-
-META = RuleMeta(
-    code="AGL106",
-    name="call-bypasses-cost-accounting",
-    summary="A model call outside the project's instrumented path: its tokens never reach the cost figure.",
-    docs=_DOCS,
-    default_selected=False,
-    settings={"instrumented-callables": []},
-    help="Send the call through the instrumented client, or list it in the written inventory of unmetered calls.",
-)
+from agentlint.rules.diagnostics import Diagnostic
 
 _ACCOUNTED = {
     "usage": "reads the response's usage",
@@ -194,7 +116,7 @@ def _entries(settings: Mapping[str, object], key: str) -> list[str]:
 
 class CallBypassesCostAccounting(ProjectRule):
     reads = frozenset({"cost", "model_calls"})
-    meta = META
+    meta = CALL_BYPASSES_COST_ACCOUNTING
     borrowed_settings = {"AGL101": ("cost-functions",)}
 
     def check(self) -> list[Diagnostic]:

@@ -6,118 +6,9 @@ from typing import Sequence
 
 from agentlint.facts.types import CostTermFact
 from agentlint.rules.api import ProjectRule
+from agentlint.rules.catalog.cost import DUPLICATED_COST_FORMULA
 from agentlint.rules.cost_places import make, place_label, places, posix, sanctioned, span_of
-from agentlint.rules.diagnostics import Diagnostic, RelatedLocation, RuleMeta
-
-_DOCS = """\
-## What it does
-Finds every *cost formula* in the project — arithmetic that turns token counts into
-money: a product or quotient with a token-count operand (`prompt_tokens`,
-`usage.output_tokens`, `usage["completion_tokens"]`, `*_token_count`,
-`prompt_tokens_details.cached_tokens`, `len(enc.encode(text))`, ...) and a price
-operand (a name such as `price`, `rate_in`, `cost_per_token`, `*_per_mtok`, a
-subscript such as `PRICING[model]["input"]`, or a rate literal such as `0.000002` or
-`/ 1_000_000 * 2.5`) — and reports each place (function or method; module-level code
-is one place) when formulas stand in more than one place of the project. Each finding
-names the other places as related locations (the message names the other place when
-there is one) and says whether the copies are identical or already diverge, and what
-differs: a term one of them leaves out (`no output term there`), one price for all
-tokens against prices by role, how cached tokens are handled (subtracted from the
-input, added on top, not priced), the units, literal prices.
-
-A token operand named loosely counts when the rest of the product says it is one:
-a role word (`prompt`, `n_in`, `usage["input"]`, `entry.completion`) or an
-abbreviation of tokens (`tk`, `toks`) beside a money price; a bare count (`n`,
-`count`, a loop variable over usage rows) beside a price of tokens (`input_price`,
-`cost_per_1k`), a `/ 1000` or `/ 1_000_000`, or bound from a usage expression; any
-other name only beside a price whose unit is tokens (`input_cost_per_token`). So a
-`/tokens`-style command or a report printer that re-prices a session's entries is a
-copy too. Names that are never token counts (pages, seconds, characters, amounts,
-quantities, multipliers) are left alone.
-
-Formulas are compared after reduction: token operands become roles (input, output,
-cached, cache-write, reasoning, total), prices are compared by role, and units are
-normalised, so copies that differ only in names, or in `/ 1000 * per_1k` versus
-`/ 1_000_000 * per_m`, count as identical.
-
-Several terms in one function are one place. One `compute_cost(usage)` called from many
-places is not a finding, nor are token conversions that are not money (`tokens * 4`
-characters, `tokens * 0.75` words). Test files (`tests/`, `test_*.py`, `*_test.py`,
-`conftest.py`) are not places: tests re-compute expected costs on purpose.
-
-The rule is project-wide: it sees every file of the project even when only some files
-are checked (pre-commit), and each folder with its own project marker
-(`pyproject.toml`, `setup.py`, `setup.cfg`, `requirements*.txt`) is a separate project
-(see `project-roots` in the configuration docs).
-
-## Why is this bad?
-Two copies of the same cost arithmetic drift: one learns about cached-token pricing
-and the other does not, one divides by 1,000 and the other by 1,000,000. The drift
-shows up on the invoice, which is the worst place to find it. The usage fields are
-already in one place (the SDK's usage object); the duplication is of the arithmetic.
-
-## Example
-```python
-# agents/research.py
-def run_research(query):
-    resp = client.chat.completions.create(...)
-    cost = resp.usage.prompt_tokens / 1000 * PRICE_IN_1K + resp.usage.completion_tokens / 1000 * PRICE_OUT_1K
-    ...
-
-# agents/writer.py
-def run_writer(brief):
-    resp = client.chat.completions.create(...)
-    cost = resp.usage.prompt_tokens * PRICE_IN + resp.usage.completion_tokens * PRICE_OUT
-    ...
-```
-
-## Use instead
-```python
-# billing.py: the one place that knows the arithmetic
-def compute_cost(usage, prices) -> Decimal:
-    cached = usage.prompt_tokens_details.cached_tokens
-    return (
-        (usage.prompt_tokens - cached) * prices.input
-        + cached * (prices.cached or prices.input)
-        + usage.completion_tokens * prices.output
-    )
-
-# agents/research.py and agents/writer.py
-cost = compute_cost(resp.usage, prices_for(model))
-```
-
-## Fix safety
-No fix: merging copies that already diverge changes what some of them compute.
-
-## Configuration
-- `cost-functions` (list of strings, default `[]`): the sanctioned home(s) of the cost
-  arithmetic. Places listed here are never reported (the other places still are, and
-  point at them). An entry is a dotted name (`app.billing.compute_cost`; a class or a
-  module covers everything inside it), a bare function or class name (`compute_cost`,
-  `Meter`), or
-  `path/to/file.py:function` (`billing.py:` for a whole file).
-
-```toml
-[tool.agentlint.rules.AGL101]
-cost-functions = ["app.billing.compute_cost"]
-```
-
-## Standard
-Enforces the cost-and-budget standard, section "The cost middleware": one middleware,
-not a copied formula (in a project it studied, the same cost expression sat in five
-call sites across four files), because two copies of the same computation diverge and
-the divergence shows up on the invoice. Its checklist asks that the cost computation
-lives in one place and that no agent repeats it.
-"""
-
-META = RuleMeta(
-    code="AGL101",
-    name="duplicated-cost-formula",
-    summary="The same token-to-money arithmetic is computed in more than one place of the project.",
-    docs=_DOCS,
-    settings={"cost-functions": []},
-    help="Compute cost in one function (list it in `cost-functions`) and call it from every place.",
-)
+from agentlint.rules.diagnostics import Diagnostic, RelatedLocation
 
 _MAX_RELATED = 20
 _MAX_NAMED = 2
@@ -245,7 +136,7 @@ def _state(count: int, diverging: list[tuple[str, str]]) -> str:
 
 class DuplicatedCostFormula(ProjectRule):
     reads = frozenset({"cost"})
-    meta = META
+    meta = DUPLICATED_COST_FORMULA
 
     def check(self) -> list[Diagnostic]:
         found = {k: v for k, v in ((k, formula_terms(v)) for k, v in places(self.context.facts).items()) if v}

@@ -10,127 +10,9 @@ from typing import Sequence
 
 from agentlint.facts.types import CostTermFact
 from agentlint.rules.api import ProjectRule
+from agentlint.rules.catalog.cost import CACHED_TOKENS_DOUBLE_COUNTED, REASONING_TOKENS_MISCOUNTED
 from agentlint.rules.cost_places import make, places
-from agentlint.rules.diagnostics import Diagnostic, RuleMeta
-
-_STANDARD = """\
-## Standard
-Enforces the cost-and-budget standard, section "Formula traps": cached tokens are a
-subset of the input, not an extra share, so adding input and cached tokens counts the
-same token twice; the right shape is `(input - cached) * input_rate + cached *
-(cache_rate or input_rate) + output * output_rate`. Reasoning tokens are billed as
-output: a formula that adds only input and output without checking how the provider
-bills reasoning under-states the cost of every reasoning model.
-"""
-
-_DOCS_102 = """\
-## What it does
-Flags a cost formula (see AGL101) that prices cached input tokens *on top of* an input
-count that already includes them, with nothing subtracted:
-
-- OpenAI Chat Completions and LiteLLM: `prompt_tokens` includes
-  `prompt_tokens_details.cached_tokens` (and, in LiteLLM, Anthropic's
-  `cache_read_input_tokens` and `cache_creation_input_tokens`, which LiteLLM adds
-  into `prompt_tokens`);
-- DeepSeek: `prompt_tokens` is `prompt_cache_hit_tokens + prompt_cache_miss_tokens`;
-- OpenAI Responses and the Agents SDK: `input_tokens` includes
-  `input_tokens_details.cached_tokens`;
-- Gemini: `prompt_token_count` includes `cached_content_token_count`;
-- pydantic-ai and LangChain: `input_tokens` includes `cache_read_tokens` /
-  `input_token_details["cache_read"]` (and the cache writes).
-
-Also flagged: the cached share subtracted wrongly, a *price* subtracted where the
-cached count belongs (`(prompt_tokens - cached_price) * input_price`), and the same
-cached count priced twice in one formula. When the cached tokens are priced at the
-full input rate on top of the input count, the message says so.
-
-The terms may sit in one expression or in several statements of one function.
-Pricing the miss count and the hit count (`prompt_cache_miss_tokens * p_miss +
-prompt_cache_hit_tokens * p_hit`) is right and left alone.
-Anthropic is never flagged: its `input_tokens` *excludes* `cache_read_input_tokens` and
-`cache_creation_input_tokens`, so adding them is right there. Names whose provider is
-not clear (a local `cached` with an unknown source) are left alone.
-
-## Why is this bad?
-Cached tokens are a subset of the input count. Pricing the whole input and then the
-cached part again bills the cached tokens twice: the reported cost is too high exactly
-when caching works best, and budget guards trip early.
-
-## Example
-```python
-cached = usage.prompt_tokens_details.cached_tokens
-cost = usage.prompt_tokens * p_in + cached * p_cached + usage.completion_tokens * p_out
-```
-
-## Use instead
-```python
-cached = usage.prompt_tokens_details.cached_tokens
-cost = (usage.prompt_tokens - cached) * p_in + cached * p_cached + usage.completion_tokens * p_out
-```
-
-## Fix safety
-No fix: the author has to decide which rate the cached part takes.
-
-## Configuration
-None.
-
-""" + _STANDARD
-
-_DOCS_103 = """\
-## What it does
-Flags a cost formula (see AGL101) that gets reasoning tokens wrong:
-
-- it adds `reasoning_tokens` (or `thinking_tokens`, `output_reasoning_tokens`,
-  `completion_tokens_details.reasoning_tokens`) on top of OpenAI's or Anthropic's
-  `completion_tokens` / `output_tokens`, which already include them (OpenAI:
-  "still counted in the total completion tokens for purposes of billing"); or
-- it prices Gemini's `candidates_token_count` without `thoughts_token_count`: on
-  Gemini the candidates count *excludes* the thoughts, which are billed as output.
-
-A formula that subtracts the reasoning part before pricing it separately is accepted,
-and so is Gemini's `candidates_token_count + thoughts_token_count`.
-
-## Why is this bad?
-Reasoning models are the expensive ones. Double counting their reasoning tokens
-inflates the cost; leaving Gemini's thoughts out under-reports it, so budgets and
-invoices disagree.
-
-## Example
-```python
-reasoning = usage.completion_tokens_details.reasoning_tokens
-cost = usage.prompt_tokens * p_in + (usage.completion_tokens + reasoning) * p_out
-```
-
-## Use instead
-```python
-cost = usage.prompt_tokens * p_in + usage.completion_tokens * p_out  # reasoning is inside
-# Gemini:
-cost = meta.prompt_token_count * p_in + (meta.candidates_token_count + meta.thoughts_token_count) * p_out
-```
-
-## Fix safety
-No fix.
-
-## Configuration
-None.
-
-""" + _STANDARD
-
-CACHED_META = RuleMeta(
-    code="AGL102",
-    name="cached-tokens-double-counted",
-    summary="A cost formula prices cached tokens on top of an input count that already includes them.",
-    docs=_DOCS_102,
-    help="Subtract the cached tokens from the input count before pricing them at their own rate.",
-)
-
-REASONING_META = RuleMeta(
-    code="AGL103",
-    name="reasoning-tokens-miscounted",
-    summary="A cost formula adds reasoning tokens already inside the output count, or leaves Gemini's thoughts out.",
-    docs=_DOCS_103,
-    help="Check how the provider bills reasoning: inside the output count (OpenAI, Anthropic) or beside it (Gemini).",
-)
+from agentlint.rules.diagnostics import Diagnostic
 
 _INCLUSIVE_INPUT = {
     "prompt_tokens": "OpenAI Chat Completions, LiteLLM and DeepSeek count",
@@ -249,7 +131,7 @@ def _double_counted_cache(terms: Sequence[CostTermFact]) -> list[tuple[CostTermF
 
 class CachedTokensDoubleCounted(ProjectRule):
     reads = frozenset({"cost"})
-    meta = CACHED_META
+    meta = CACHED_TOKENS_DOUBLE_COUNTED
 
     def check(self) -> list[Diagnostic]:
         out = []
@@ -288,7 +170,7 @@ def _reasoning_problem(terms: Sequence[CostTermFact]) -> tuple[CostTermFact, str
 
 class ReasoningTokensMiscounted(ProjectRule):
     reads = frozenset({"cost"})
-    meta = REASONING_META
+    meta = REASONING_TOKENS_MISCOUNTED
 
     def check(self) -> list[Diagnostic]:
         out = []

@@ -14,97 +14,12 @@ import ast
 from typing import Sequence
 
 from agentlint.rules.api import ModelRule
-from agentlint.rules.diagnostics import Diagnostic, RuleMeta
-
-_DOCS = """\
-## What it does
-Flags a model call or agent run that a **tool** makes on every invocation: inside a
-tool's body, outside any condition, a call such as `client.chat.completions.create`,
-`client.responses.create`, `client.messages.create`, `Runner.run(agent, ...)`,
-`agent.run(...)`, `llm.invoke(...)`, `chain.ainvoke(...)`, `crew.kickoff()`,
-`kernel.invoke(...)`, `client.models.generate_content(...)` or `litellm.completion(...)`
-(the full list per framework is in docs/frameworks.md). A call the tool makes through
-a helper of the same module counts too — `summarize(page)` whose body always calls the
-model — and the finding names the path (`summarize` → `llm.invoke`).
-
-Receivers are resolved the simple way: `client = OpenAI()` at module level, in the
-function, or `self.client = OpenAI()` in any method of the class; `llm = ChatOpenAI()`
-and `chain = prompt | llm`; through the module's own factories (`llm = make_llm()`
-where `make_llm` returns a model, `self.llm = self._build()`, `_agent().run(...)`) and
-module-level containers of agents (`SPECIALISTS.get(kind).run(...)`), also when the
-model, the agent or the factory is imported from another module of the project; a model passed as
-an argument to a method that runs it (browser-use's `page.must_get_element_by_prompt(
-"submit", llm)`); a DSPy module called (`summarise(text=...)`); LangChain's `invoke` /
-`ainvoke` on a receiver whose type is not known here but that is named for a model, a
-chain or an agent (`self.llm` set from a constructor argument, `summary_chain`), in a
-file that imports LangChain; a function of another module of the project that always
-calls a model. A call under
-`if`/`else`, `while`, `except`, `match`, a ternary or the right side of `and`/`or` is a
-decision, not a fixed step, and is not flagged; a call after an early-return guard (`if
-not found: return "..."`) runs on every normal invocation and is; a call inside a `for`
-loop or a comprehension is too (a search tool that summarises every page with a model is
-the typical case), also under an `if` or a ternary that only checks that the item has
-something (`if page.text:`, `if not r.get("content")`), which filters items rather than
-decides. Agent-as-tool wiring (`agent.as_tool()`, `AgentTool(...)`) is not a call the
-tool makes: AGL502 looks at how deep that nests. The message says "runs an agent" for an
-agent, "calls a model" for a chat model, a client or a pipeline.
-
-## Why is this bad?
-A fixed step of the turn — a summariser, an extractor, a persona rewrite — always runs,
-so nothing is gained by letting the model decide to call it, and nesting it inside a
-tool has four costs: its tokens show up as a tool's cost and vanish from per-agent
-accounting; the outer agent's tool-call cap does not govern it; the turn's timeout now
-covers two model calls; and its span hangs under the tool instead of beside the agent.
-Run it in sequence in the orchestration code instead.
-
-## Example
-```python
-@function_tool
-async def search_docs(query: str) -> str:
-    pages = index.search(query)
-    response = await client.chat.completions.create(
-        model="gpt-4.1-mini", messages=[{"role": "user", "content": summary_prompt(pages)}]
-    )
-    return response.choices[0].message.content
-```
-
-## Use instead
-```python
-@function_tool
-async def search_docs(query: str) -> list[Page]:
-    return index.search(query)
-
-# in the turn's code, as a step of its own:
-result = await Runner.run(agent, message)
-summary = await summarise(result.final_output)
-```
-If the nested call is genuinely the model's decision, make it explicit agent-as-tool
-(`agent.as_tool(...)`), record the decision, and keep it within two levels.
-
-## Fix safety
-No fix.
-
-## Configuration
-None for this rule. Your own model-calling functions are added with the top-level
-`llm-call-patterns` setting (`"myapp.llm.ask"`, or `"*.generate_text"` for a method on
-any receiver); tools are found as for AGL201 (docs/frameworks.md).
-
-## Standard
-Enforces the conversational-agent-with-phases standard, section "Helper agent in
-sequence": *a fixed step of the turn runs in sequence, in code; nesting an agent in a
-tool call is a decision of its own, with a criterion — not the default*. Its checklist:
-*no fixed step of the turn is invoked from inside a tool call*.
-"""
+from agentlint.rules.catalog.agents import FIXED_STEP_IN_TOOL
+from agentlint.rules.diagnostics import Diagnostic
 
 
 class FixedStepInTool(ModelRule):
-    meta = RuleMeta(
-        code="AGL501",
-        name="fixed-step-in-tool",
-        summary="A tool calls a model or runs an agent on every invocation (a fixed step nested in a tool call).",
-        docs=_DOCS,
-        help="Run the fixed step in sequence in the turn's code, or make the nesting an explicit agent-as-tool decision.",
-    )
+    meta = FIXED_STEP_IN_TOOL
 
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model

@@ -15,7 +15,8 @@ from agentlint.knowledge.frameworks import (
     framework_of,
 )
 from agentlint.rules.api import ProjectRule
-from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
+from agentlint.rules.catalog.agents import NO_TOOLS_RECOGNISED
+from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 TOOL_FRAMEWORKS = frozenset({
     "openai-agents", "langchain", "langgraph", "pydantic-ai", "crewai", "smolagents", "agent-framework",
@@ -25,61 +26,10 @@ TOOL_FRAMEWORKS = frozenset({
 """Frameworks in which tools are declared in code (the raw SDKs are not: a project that
 only calls `client.chat.completions.create` may well have no tools)."""
 
-_DOCS = """\
-## What it does
-Says so when a project imports an agent framework that declares tools in code (the
-OpenAI Agents SDK, LangChain, pydantic-ai, CrewAI, MCP, ...) but agentlint recognised no
-tool anywhere in it. It is a **note**: shown in every output format (`note:` in the
-text formats, a SARIF result of level `note`, `"severity": "note"` in JSON, a
-`::notice` on GitHub), never counted as a finding and never changing the exit status.
-It names the framework and the first file that imports it. A project whose agents use
-only tools the framework provides (`tools=[DuckDuckGoTools()]`, `WebSearchTool()`) gets
-no note: there is nothing of its own to check. When the project has a class
-that looks like its own tool base — it declares a tool's name, description or argument
-schema and leaves an execute-like method abstract — but agentlint is not sure enough to
-take its subclasses for tools (fewer than two subclasses implement the method, or it
-declares no argument schema), the note names that class.
-
-## Why is this bad?
-AGL201, AGL202, AGL501 and AGL502 look inside tools. When tools are declared in a way
-agentlint does not know — your own `@register_tool` decorator, a `BaseSkill._execute`
-base class — those rules have nothing to check, and a clean run would only mean "did not
-understand". This note keeps "nothing found" from looking like "clean".
-
-## Example
-```python
-from langchain_core.tools import BaseTool   # the project uses LangChain...
-from myapp.tools import register_tool       # ...and declares tools its own way
-
-@register_tool
-def lookup_customer(customer_id: str) -> str: ...
-```
-
-## Use instead
-Tell agentlint how your tools are declared, then check with `agentlint tools`:
-```toml
-[tool.agentlint]
-tool-decorators = ["myapp.tools.register_tool"]
-tool-base-classes = ["myapp.tools.BaseSkill._execute"]
-```
-
-## Fix safety
-No fix.
-
-## Configuration
-None. Silence it with `ignore = ["AGL901"]` if the project really has no tools.
-"""
-
 
 class NoToolsRecognised(ProjectRule):
     reads = frozenset()
-    meta = RuleMeta(
-        code="AGL901",
-        name="no-tools-recognised",
-        summary="The project imports an agent framework, but agentlint recognised no tool in it (a note).",
-        docs=_DOCS,
-        help="Add your tool decorators and base classes to `tool-decorators` / `tool-base-classes`; `agentlint tools` lists what is recognised.",
-    )
+    meta = NO_TOOLS_RECOGNISED
 
     def check(self) -> Sequence[Diagnostic]:
         first: tuple[str, int, str] | None = None

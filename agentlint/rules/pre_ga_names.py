@@ -29,7 +29,6 @@ from typing import ClassVar
 
 from agentlint.knowledge import maf
 from agentlint.knowledge.maf import RenamedMethod
-from agentlint.rules._pre_ga_docs import DOCS_601, DOCS_602
 from agentlint.rules._pre_ga_imports import (
     PACKAGE,
     Finding,
@@ -39,7 +38,7 @@ from agentlint.rules._pre_ga_imports import (
 )
 from agentlint.rules._pre_ga_tree import PlannedEdit, use_context
 from agentlint.rules.api import dotted_name
-from agentlint.rules.diagnostics import RuleMeta
+from agentlint.rules.catalog.pre_ga import PRE_GA_AGENT_FRAMEWORK_NAME, PRE_GA_APPROVAL_NAME
 from agentlint.rules.lazy import libcst_module
 
 cst = libcst_module()
@@ -383,20 +382,7 @@ class PreGaApprovalName(_PreGaNames):
     """The pre-GA approval types of Microsoft Agent Framework (Python)."""
 
     code = "AGL601"
-    meta = RuleMeta(
-        code="AGL601",
-        name="pre-ga-approval-name",
-        summary=(
-            "`FunctionApprovalRequestContent` / `FunctionApprovalResponseContent` are pre-GA names "
-            "of Microsoft Agent Framework; approval requests are now `Content` with a `type`."
-        ),
-        docs=DOCS_601,
-        fixable=True,
-        help=(
-            'Use `Content` with `type == "function_approval_request"`, '
-            "`Content.from_function_approval_request(...)` and `request.to_function_approval_response(approved)`."
-        ),
-    )
+    meta = PRE_GA_APPROVAL_NAME
     prefilter = _MafPrefilter(rb"FunctionApproval(?:Request|Response)Content|create_response")
     _attribute_names = frozenset({"FunctionApprovalRequestContent", "FunctionApprovalResponseContent"})
     _methods = frozenset({"create_response"})
@@ -414,17 +400,7 @@ class PreGaAgentFrameworkName(_PreGaNames):
     """The other pre-GA names of Microsoft Agent Framework (Python)."""
 
     code = "AGL602"
-    meta = RuleMeta(
-        code="AGL602",
-        name="pre-ga-agent-framework-name",
-        summary=(
-            "A name of Microsoft Agent Framework (Python) that was renamed or removed before 1.0 "
-            "(`ChatAgent`, `ai_function`, `ChatMessage`, `AgentThread`, `run_stream`, `chat_client=`, ...)."
-        ),
-        docs=DOCS_602,
-        fixable=True,
-        help="Use the GA name (see the version table in the rule's documentation).",
-    )
+    meta = PRE_GA_AGENT_FRAMEWORK_NAME
     prefilter = _MafPrefilter(
         b"|".join(re.escape(w.encode()) for w in _AGL602_WORDS)
         + rb"|\b(?:Role|FinishReason)\b|\b(?:chat_client|thread|text)\s*="

@@ -11,13 +11,11 @@ from agentlint.facts import prompt_text as pt
 from agentlint.facts.types import FileFacts, PromptSiteFact
 from agentlint.knowledge.test_code import is_test_path
 from agentlint.rules.api import ProjectRule
+from agentlint.rules.catalog.prompts import PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES
 from agentlint.rules.cost_places import make, place_label, sanctioned, span_of
 from agentlint.rules.diagnostics import Diagnostic, RelatedLocation
-from agentlint.rules.prompt_assembly_docs import META
 from agentlint.rules.prompt_resolve import Names, Parameters, entries
 from agentlint.rules.prompt_text_match import FRAGMENT, IDENTICAL, NEAR_COPY, VARIANT_COPY, drift, text_edges
-
-__all__ = ["META", "PromptAssembledInMultiplePlaces"]
 
 _MAX_RELATED = 20
 _PER_PLACE = 3
@@ -38,7 +36,7 @@ class _Unit:
 
 class PromptAssembledInMultiplePlaces(ProjectRule):
     reads = frozenset({"prompts"})
-    meta = META
+    meta = PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES
 
     def check(self) -> list[Diagnostic]:
         facts = self.context.facts

@@ -1,70 +1,99 @@
-"""The rule registry: every rule agentlint has, by code. Adding a rule is adding its class
-to one of the three tuples below (and a docs page, `python -m agentlint.report.rule_docs`).
+"""The rule registry: every rule agentlint has, by code. Adding a rule is adding its
+metadata to a module of ``catalog``, its class to one of the three tables below (and a
+docs page, `python -m agentlint.report.rule_docs`).
 
-Importing the rule modules is cheap (LibCST comes lazily, see ``lazy``); every run lists
-the rules anyway to read its configuration.
+Every run lists the rules to read its configuration, and a run answered from the cache
+does no more than that: so the metadata comes from ``catalog`` and ``builtin`` alone,
+and the modules that implement the rules (which import the analysis they run on) are
+imported only when a run asks for the rule classes.
 """
 
 from __future__ import annotations
 
+import importlib  # the rule modules, imported on first use (see `_classes`)
 from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-from agentlint.rules.agent_as_tool_depth import AgentAsToolTooDeep
-from agentlint.rules.approval_loop import ApprovalCheckedOnce
-from agentlint.rules.api import ModelRule, ProjectRule, Rule
-from agentlint.rules.boolean_guard_verdict import BooleanGuardVerdict
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
-from agentlint.rules.cost_calls import CallBypassesCostAccounting
-from agentlint.rules.cost_formulas import DuplicatedCostFormula
-from agentlint.rules.cost_semantics import (
-    CachedTokensDoubleCounted,
-    ReasoningTokensMiscounted,
-)
-from agentlint.rules.cost_values import CostMayBeNone, HardCodedPrice
+from agentlint.rules.catalog import agents, cost, errors, guards, pre_ga, prompts, tools
 from agentlint.rules.diagnostics import RuleMeta
-from agentlint.rules.fixed_step_in_tool import FixedStepInTool
-from agentlint.rules.irreversible_tool import IrreversibleToolWithoutApproval
-from agentlint.rules.no_tools_recognised import NoToolsRecognised
-from agentlint.rules.pre_ga_names import PreGaAgentFrameworkName, PreGaApprovalName
-from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
-from agentlint.rules.silent_broad_except import SilentBroadExcept
-from agentlint.rules.tool_boundary import ExceptionTextToModel, ModelSuppliedIdentifier
 
-PER_FILE_RULES: tuple[type[Rule], ...] = (SilentBroadExcept, PreGaApprovalName, PreGaAgentFrameworkName)
+if TYPE_CHECKING:
+    from agentlint.rules.api import ModelRule, ProjectRule, Rule
+
+
+class Entry(NamedTuple):
+    """A rule as the registry knows it: its metadata, and where its class is."""
+
+    meta: RuleMeta
+    module: str
+    """The dotted name of the module that implements it."""
+    cls: str
+    """The class's name in that module."""
+
+
+_PER_FILE: tuple[Entry, ...] = (
+    Entry(errors.SILENT_BROAD_EXCEPT, "agentlint.rules.silent_broad_except", "SilentBroadExcept"),
+    Entry(pre_ga.PRE_GA_APPROVAL_NAME, "agentlint.rules.pre_ga_names", "PreGaApprovalName"),
+    Entry(pre_ga.PRE_GA_AGENT_FRAMEWORK_NAME, "agentlint.rules.pre_ga_names", "PreGaAgentFrameworkName"),
+)
 """Rules over one file's LibCST tree (one batched traversal)."""
 
-MODEL_RULES: tuple[type[ModelRule], ...] = (
-    ModelSuppliedIdentifier, ExceptionTextToModel, ApprovalCheckedOnce, BooleanGuardVerdict, FixedStepInTool,
+_MODEL: tuple[Entry, ...] = (
+    Entry(tools.MODEL_SUPPLIED_IDENTIFIER, "agentlint.rules.tool_boundary", "ModelSuppliedIdentifier"),
+    Entry(tools.EXCEPTION_TEXT_TO_MODEL, "agentlint.rules.tool_boundary", "ExceptionTextToModel"),
+    Entry(tools.APPROVAL_CHECKED_ONCE, "agentlint.rules.approval_loop", "ApprovalCheckedOnce"),
+    Entry(guards.BOOLEAN_GUARD_VERDICT, "agentlint.rules.boolean_guard_verdict", "BooleanGuardVerdict"),
+    Entry(agents.FIXED_STEP_IN_TOOL, "agentlint.rules.fixed_step_in_tool", "FixedStepInTool"),
 )
 """Per-file rules over the agent model (no LibCST parse). A model rule with a
 `wants_file(tree, facts, source, settings)` also runs on files without tool or agent vocabulary
 that it asks for (the model is built for it alone)."""
 
-PROJECT_RULES: tuple[type[ProjectRule], ...] = (
-    DuplicatedCostFormula,
-    CachedTokensDoubleCounted,
-    ReasoningTokensMiscounted,
-    CostMayBeNone,
-    HardCodedPrice,
-    CallBypassesCostAccounting,
-    PromptAssembledInMultiplePlaces,
-    AgentAsToolTooDeep,
-    NoToolsRecognised,
-    IrreversibleToolWithoutApproval,
+_PROJECT: tuple[Entry, ...] = (
+    Entry(cost.DUPLICATED_COST_FORMULA, "agentlint.rules.cost_formulas", "DuplicatedCostFormula"),
+    Entry(cost.CACHED_TOKENS_DOUBLE_COUNTED, "agentlint.rules.cost_semantics", "CachedTokensDoubleCounted"),
+    Entry(cost.REASONING_TOKENS_MISCOUNTED, "agentlint.rules.cost_semantics", "ReasoningTokensMiscounted"),
+    Entry(cost.COST_MAY_BE_NONE, "agentlint.rules.cost_values", "CostMayBeNone"),
+    Entry(cost.HARD_CODED_PRICE, "agentlint.rules.cost_values", "HardCodedPrice"),
+    Entry(cost.CALL_BYPASSES_COST_ACCOUNTING, "agentlint.rules.cost_calls", "CallBypassesCostAccounting"),
+    Entry(prompts.PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES, "agentlint.rules.prompt_assembly",
+          "PromptAssembledInMultiplePlaces"),
+    Entry(agents.AGENT_AS_TOOL_TOO_DEEP, "agentlint.rules.agent_as_tool_depth", "AgentAsToolTooDeep"),
+    Entry(agents.NO_TOOLS_RECOGNISED, "agentlint.rules.no_tools_recognised", "NoToolsRecognised"),
+    Entry(tools.IRREVERSIBLE_TOOL_WITHOUT_APPROVAL, "agentlint.rules.irreversible_tool",
+          "IrreversibleToolWithoutApproval"),
 )
 """Rules over the facts of every file of a project."""
 
+_KINDS: dict[str, tuple[Entry, ...]] = {"per-file": _PER_FILE, "model": _MODEL, "project": _PROJECT}
+
+
+@lru_cache(maxsize=None)
+def _classes(kind: str) -> tuple[type, ...]:
+    """The rule classes of ``kind``, in the table's order. The implementation modules are
+    imported here, on the first call, not at the top of this module: they import the
+    analysis (facts, agent model, regexes), which listing the rules never needs."""
+    return tuple(getattr(importlib.import_module(entry.module), entry.cls) for entry in _KINDS[kind])
+
 
 def per_file_rules() -> tuple[type[Rule], ...]:
-    return PER_FILE_RULES
+    return _classes("per-file")
 
 
 def model_rules() -> tuple[type[ModelRule], ...]:
-    return MODEL_RULES
+    return _classes("model")
 
 
 def project_rules() -> tuple[type[ProjectRule], ...]:
-    return PROJECT_RULES
+    return _classes("project")
+
+
+@lru_cache(maxsize=None)
+def codes_of(kind: str) -> frozenset[str]:
+    """The codes of the rules of ``kind`` ("per-file", "model" or "project"), without
+    importing their modules."""
+    return frozenset(entry.meta.code for entry in _KINDS[kind])
 
 
 _ENGINE_MODULES = {
@@ -77,10 +106,10 @@ _ENGINE_MODULES = {
 
 
 def rule_module(code: str) -> str:
-    """The dotted name of the module that reports ``code``."""
-    for cls in (*PER_FILE_RULES, *MODEL_RULES, *PROJECT_RULES):
-        if cls.meta.code == code:
-            return cls.__module__
+    """The dotted name of the module that reports ``code`` (not imported)."""
+    for entry in (*_PER_FILE, *_MODEL, *_PROJECT):
+        if entry.meta.code == code:
+            return entry.module
     return _ENGINE_MODULES[code]
 
 
@@ -88,7 +117,5 @@ def rule_module(code: str) -> str:
 def all_rules() -> dict[str, RuleMeta]:
     """Every code with its metadata, sorted by code."""
     metas = [*ENGINE_CODES, UNUSED_SUPPRESSION]
-    metas += [r.meta for r in PER_FILE_RULES]
-    metas += [r.meta for r in MODEL_RULES]
-    metas += [r.meta for r in PROJECT_RULES]
+    metas += [entry.meta for entry in (*_PER_FILE, *_MODEL, *_PROJECT)]
     return {m.code: m for m in sorted(metas, key=lambda m: m.code)}

@@ -15,13 +15,9 @@ from typing import Iterator, Sequence
 
 from agentlint.facts.agents.calls import walk_statements
 from agentlint.rules.api import ModelRule
-from agentlint.rules.diagnostics import Diagnostic, RuleMeta
+from agentlint.rules.catalog.tools import EXCEPTION_TEXT_TO_MODEL, MODEL_SUPPLIED_IDENTIFIER, MONEY_WORDS, SCOPE_WORDS
+from agentlint.rules.diagnostics import Diagnostic
 
-SCOPE_WORDS = [
-    "tenant", "account", "user", "customer", "contact", "organisation", "organization", "org",
-    "workspace", "lead", "owner", "conversation", "session", "thread", "member", "client", "patient",
-    "project", "repo", "repository", "vault",
-]
 ID_WORDS = frozenset({"id", "ids", "uuid", "uuids", "guid", "email", "emails", "username", "login", "number", "no", "num", "key", "phone"})
 BARE_SCOPE_NAMES = frozenset({"tenant", "account", "customer", "organisation", "organization", "org", "workspace",
                               "repo", "repository", "vault"})
@@ -55,7 +51,6 @@ SCOPE_QUALIFIERS = frozenset({
     "parent", "child", "new", "old", "current", "primary", "secondary", "other", "origin", "beneficiary",
 })
 """`from_account`, `target_customer`: a bare scope word named by its role still names the record."""
-MONEY_WORDS = ["amount", "price", "cost", "discount", "refund", "balance", "fee", "charge", "payment", "payout", "credit", "salary"]
 AMBIGUOUS_MONEY = frozenset({"amount", "credit", "charge", "balance"})
 """Money words that also name plain quantities (`add(value, amount)`, `charge` of a
 battery): a parameter named only by them needs money around it (the tool's name or
@@ -75,173 +70,6 @@ NOT_A_VALUE = frozenset({
     "level", "tier", "model", "estimate", "estimated", "sort", "order", "per", "function", "functions", "data",
     "percent", "percentage", "pct", "rate", "ratio",
 })
-
-_DOCS_201 = """\
-## What it does
-Flags a tool parameter that the **model** fills and that carries an identifier which
-scopes what the tool acts on — a tenant, account, user, customer, contact,
-organisation, workspace, project, lead, owner, member or client, a conversation, session
-or thread, a repository or a vault (`customer_id`, `accountId`, `user_email`, `tenant`,
-`project_id`, `vault_name`) — or a monetary value (`refund_amount`, `unit_price`,
-`discount`, `balance`, `fee`).
-
-The acting user's own identity counts too: `username`, `user_name`, `login`, an address
-named by its role (`organizer_email`, `sender_email`, `from_email`), and any email or id
-whose description says it is the current user's (`Args:` in the docstring, a schema
-field's `description`: "The current user's email address"). A repository's scope is
-`repo`, `repo_name`, `repository`, and `owner` beside one (`list_issues(owner, repo)`).
-
-Money needs money around it. A bare `amount` (or `credit`, `charge`, `balance`) counts
-only when the tool or another parameter speaks of money (`refund`, `payout`, `transfer`,
-`reimburse`, `invoice`, ...); a tool named for a calculation (`convert_currency`,
-`calculate_tip`, `estimate_shipping`) takes operands, not money that moves; a rate or a
-percentage (`tip_percent`, `discount_rate`) is no amount.
-
-A tool is a function whose parameters a model fills: decorated with a framework's tool
-decorator (`@function_tool`, `@tool`, `@agent.tool`, `@mcp.tool()`, `@kernel_function`,
-`@register_for_llm(...)`, ...), the `_run`/`forward`/`run` method of a tool class, a
-function passed by name in `tools=[...]` to an agent or wrapped by `FunctionTool(fn)`,
-or the `properties` of a JSON tool schema. `agentlint tools` lists what agentlint
-takes for a tool and which parameters it thinks the model fills.
-
-Parameters the framework fills itself are never flagged: context types
-(`RunContextWrapper`, `RunContext`, `ToolContext`, `Context`,
-`FunctionInvocationContext`, `ToolRuntime`, `RunnableConfig`, ...),
-`Annotated[..., InjectedToolArg]` / `InjectedState` / `InjectedToolCallId`,
-dependency defaults (`= Depends(...)`, `= TokenClaim("oid")`, `= CurrentContext()`),
-reserved names (`tool_context`, `cancellation_token`, `context_variables`, Semantic
-Kernel's `kernel`/`arguments`), and names bound by `partial_params` or
-`functools.partial`. Search filters are not values with effect: `max_price`,
-`price_range` and `min_amount` are left alone.
-
-**Approval lowers the severity.** A tool declared with a human approval
-(`@function_tool(needs_approval=True)` or a policy, pydantic-ai's `requires_approval=True`,
-ADK's `require_confirmation=True`, Agno's `requires_confirmation=True` or `@approval`,
-`approval_mode="always_require"`, LangChain's `HumanInTheLoopMiddleware(interrupt_on=...)`,
-`tool_input_guardrails=[...]`), or a parameter that an ADK `before_tool_callback` reads from
-the model's `args` to re-validate it, is still reported, but as a **note**, with the
-mitigation named in the message. The choice: a person (or a check) now sees the value
-before it takes effect, so the finding no longer fails the run, yet the value still
-comes from the model — the approver usually cannot tell whose account a number is, and
-the fix (take it from the turn's context) is the same. A note is shown in every output
-format and never changes the exit status.
-
-Tools defined in test code (`tests/`, `test_*.py`, ...) are test doubles: their findings
-are skipped by default (the `tests` setting, `AGL2 = "skip"`).
-
-## Why is this bad?
-A tool that takes the record's identifier from the model acts on whatever record the
-model names. With the right prompt in the wrong conversation, it reads or changes
-someone else's account; a refund tool that takes the amount from the model refunds
-what the model says. The tool should be built already knowing which conversation,
-tenant and record it acts on — from the turn's closure or context — and the model
-should only supply what is genuinely its decision.
-
-## Example
-```python
-@function_tool
-def refund_order(customer_id: str, order_id: str, amount: float) -> str:
-    ...
-```
-
-## Use instead
-```python
-@function_tool
-def refund_order(ctx: RunContextWrapper[Turn], order_id: str) -> str:
-    customer_id = ctx.context.customer_id   # from the authenticated turn
-    amount = orders.refundable_amount(customer_id, order_id)
-    ...
-```
-For fastmcp, `user_id: str = TokenClaim("oid")`; for pydantic-ai, `ctx.deps.customer_id`.
-
-## Fix safety
-No fix: where the identifier should come from is a design decision.
-
-## Configuration
-- `identifier-words` (list of strings): words that, with `id`/`email`/`number`/...,
-  make a parameter an identifier that scopes effect.
-- `money-words` (list of strings): words that make a parameter a monetary value.
-- `strict` (bool, default `false`): also flag every other `*_id` parameter.
-
-```toml
-[tool.agentlint.rules.AGL201]
-identifier-words = ["tenant", "account", "customer", "policy_holder"]
-strict = true
-```
-
-## Standard
-Enforces the guardrails standard, section "Tool arguments are untrusted input":
-*identifiers and values with effect come from the turn's closure, never from the
-model*; the tool is built already knowing which conversation, tenant and record it
-operates on.
-"""
-
-_DOCS_202 = """\
-## What it does
-Flags a tool that returns an exception's text to the model: inside a tool, an `except`
-handler returns `str(e)`, `repr(e)`, an f-string or `%`/`.format` with the exception in
-it (`f"Error: {e}"`), `e.args` / `e.message`, or `traceback.format_exc()` — alone or
-inside a dict, list or JSON string (`{"error": str(exc)}`), also through a variable
-assigned in the handler. The message says which closed outcome to return instead, from
-the exception caught: `invalid_args` for a `ValueError`, `KeyError`, a validation or
-parse error; `unavailable` for a timeout, a connection or HTTP error; `limit` for a rate
-limit; `error` for a broad `except Exception`.
-
-For a JSON tool schema of a raw SDK, the body checked is the def of the module that
-implements it (docs/frameworks.md says how it is found).
-
-Returning the exception's *type* (`type(e).__name__`) or a fixed string is not
-flagged, and neither is a narrow handler around the tool's own validation: when every
-exception the handler catches is raised in the `try` (or in a helper of the module it
-calls) with a message the tool's author wrote (`raise ValueError("end must be after
-start")`, a project exception such as `raise BookingRejected(f"room {room} is full")`),
-that message was written for the model, and returning it is the closed outcome.
-
-## Why is this bad?
-The model interprets free text. An exception message is written for a developer; to a
-model it is an instruction-shaped string that may carry internal details (paths, SQL,
-hostnames, tokens) and that the model will paraphrase to the user or act on ("the
-database is down, try again later" becomes a retry loop). A closed outcome vocabulary
-(`ok`, `error`, `invalid_args`, `limit`, `unavailable`) says what the model can do next
-without leaking or inviting improvisation; the details belong in the log.
-
-## Example
-```python
-@function_tool
-def lookup_invoice(invoice_number: str) -> str:
-    try:
-        return billing.get(invoice_number).summary()
-    except Exception as e:
-        return f"Error: {e}"
-```
-
-## Use instead
-```python
-@function_tool
-def lookup_invoice(invoice_number: str) -> dict:
-    try:
-        return {"status": "ok", "invoice": billing.get(invoice_number).summary()}
-    except NotFound:
-        return {"status": "invalid_args"}
-    except Exception:
-        logger.exception("invoice lookup failed")
-        return {"status": "unavailable"}
-```
-
-## Fix safety
-No fix.
-
-## Configuration
-None for this rule. What counts as a tool, and which parameters are injected, comes
-from the framework tables and the top-level `tool-decorators`, `tool-base-classes`,
-`injected-types` and `injected-names` settings (docs/frameworks.md).
-
-## Standard
-Enforces the guardrails standard ("tool arguments are untrusted input" and its
-corollary): what crosses the tool boundary back to the model is a closed outcome, not
-free text.
-"""
-
 
 _BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|\.")
 
@@ -312,24 +140,7 @@ def _identifier(name: str, words: list[str], scope: set[str], description: str, 
 
 
 class ModelSuppliedIdentifier(ModelRule):
-    meta = RuleMeta(
-        code="AGL201",
-        name="model-supplied-identifier",
-        summary=(
-            "A tool parameter the model fills carries an identifier that scopes effect "
-            "(tenant, account, user, customer, ...) or a monetary value."
-        ),
-        docs=_DOCS_201,
-        help=(
-            "Take it from the turn's context (`ctx.context.customer_id`, `ctx.deps`, a "
-            "`TokenClaim`) or bind it with `functools.partial`, not from the model."
-        ),
-        settings={
-            "identifier-words": list(SCOPE_WORDS),
-            "money-words": list(MONEY_WORDS),
-            "strict": False,
-        },
-    )
+    meta = MODEL_SUPPLIED_IDENTIFIER
 
     def check(self) -> Sequence[Diagnostic]:
         identifier_words = self.settings.get("identifier-words", SCOPE_WORDS)
@@ -380,15 +191,7 @@ TRACEBACK_TEXT = frozenset({"format_exc", "format_exception", "format_exception_
 
 
 class ExceptionTextToModel(ModelRule):
-    meta = RuleMeta(
-        code="AGL202",
-        name="exception-text-to-model",
-        summary="Inside a tool, an exception's text is returned to the model (`return str(e)`, `f\"Error: {e}\"`).",
-        docs=_DOCS_202,
-        help=(
-            "Return a closed outcome (`{\"status\": \"unavailable\"}`) and log the exception instead."
-        ),
-    )
+    meta = EXCEPTION_TEXT_TO_MODEL
 
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model

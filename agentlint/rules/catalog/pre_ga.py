@@ -1,11 +1,13 @@
-"""Documentation of AGL601/AGL602 (`pre_ga_names.py`): the rule pages, with the
-version table rendered from the tables in `knowledge/maf.py`."""
+"""Metadata and documentation of AGL601 pre-ga-approval-name and AGL602
+pre-ga-agent-framework-name (their checks are in ``pre_ga_names``): the rule pages, with
+the version table rendered from the tables in `knowledge/maf.py`."""
 
 from __future__ import annotations
 
 import re
 
 from agentlint.knowledge import maf
+from agentlint.rules.diagnostics import RuleMeta
 
 _STANDARD = """\
 ## Standard
@@ -30,7 +32,7 @@ the old name is also bound to something else in the module, or when it is listed
 a string annotation is unsafe.
 """
 
-DOCS_601 = """\
+_DOCS_601 = """\
 ## What it does
 Flags the pre-GA approval types of Microsoft Agent Framework (Python),
 `FunctionApprovalRequestContent` and `FunctionApprovalResponseContent`, and the
@@ -147,7 +149,7 @@ def _version_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-DOCS_602 = """\
+_DOCS_602 = """\
 ## What it does
 Flags the other names of Microsoft Agent Framework (Python) that were renamed or
 removed on the way to 1.0 (GA), when they come from `agent_framework` (imported from
@@ -229,4 +231,29 @@ None.
 
 """ + _STANDARD
 
+PRE_GA_APPROVAL_NAME = RuleMeta(
+    code="AGL601",
+    name="pre-ga-approval-name",
+    summary=(
+        "`FunctionApprovalRequestContent` / `FunctionApprovalResponseContent` are pre-GA names "
+        "of Microsoft Agent Framework; approval requests are now `Content` with a `type`."
+    ),
+    docs=_DOCS_601,
+    fixable=True,
+    help=(
+        'Use `Content` with `type == "function_approval_request"`, '
+        "`Content.from_function_approval_request(...)` and `request.to_function_approval_response(approved)`."
+    ),
+)
 
+PRE_GA_AGENT_FRAMEWORK_NAME = RuleMeta(
+    code="AGL602",
+    name="pre-ga-agent-framework-name",
+    summary=(
+        "A name of Microsoft Agent Framework (Python) that was renamed or removed before 1.0 "
+        "(`ChatAgent`, `ai_function`, `ChatMessage`, `AgentThread`, `run_stream`, `chat_client=`, ...)."
+    ),
+    docs=_DOCS_602,
+    fixable=True,
+    help="Use the GA name (see the version table in the rule's documentation).",
+)

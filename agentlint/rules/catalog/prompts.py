@@ -1,10 +1,11 @@
-"""AGL401's metadata: its page (`docs/rules/AGL401.md` is rendered from it) and settings."""
+"""Metadata and documentation of AGL401 prompt-assembled-in-multiple-places (its check is
+in ``prompt_assembly``)."""
 
 from __future__ import annotations
 
 from agentlint.rules.diagnostics import RuleMeta
 
-_DOCS = """\
+_DOCS_401 = """\
 ## What it does
 Finds the same prompt written or put together in more than one place of an
 application, names every place, and says whether the copies are identical or how they
@@ -107,11 +108,11 @@ anti-patterns names prompt assembly in more than one place, to be replaced by on
 composer.
 """
 
-META = RuleMeta(
+PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES = RuleMeta(
     code="AGL401",
     name="prompt-assembled-in-multiple-places",
     summary="The same prompt is written or assembled in more than one place of the application.",
-    docs=_DOCS,
+    docs=_DOCS_401,
     settings={"prompt-composers": [], "min-prompt-words": 15},
     help="Keep the prompt in one composer function (list it in `prompt-composers`) and call it everywhere.",
 )
