@@ -1,10 +1,13 @@
+import itertools
 import os
 import subprocess
 from pathlib import Path
 
+import pathspec
+
 from agentlint.api import settings_for
 from agentlint.engine.config import DEFAULT_EXCLUDES
-from agentlint.engine.discovery import discover
+from agentlint.engine.discovery import _any_name, _any_pattern, discover
 
 
 def touch(path: Path, text: str = "x = 1\n") -> None:
@@ -63,3 +66,19 @@ def test_symlinked_duplicates_counted_once(tmp_path, monkeypatch):
     touch(tmp_path / "a.py")
     os.symlink(tmp_path / "a.py", tmp_path / "b.py")
     assert names(tmp_path, monkeypatch) == ["a.py"]
+
+
+def test_plain_name_excludes_match_as_their_gitignore_patterns():
+    """Excludes that are names alone are matched by one expression built from the names;
+    it must agree with the patterns pathspec compiles for them, on every kind of path."""
+    names = [*DEFAULT_EXCLUDES, "my.dir", "a-b", "x+y"]
+    joined = _any_pattern(pathspec.GitIgnoreSpec.from_lines(names))
+    by_name = _any_name(names)
+    assert by_name is not None and joined is not None
+    pieces = ["build", ".git", "site-packages", "my.dir", "x+y", "src", "build2", "xbuild", ".git2", "f.py", "a.b"]
+    for depth in (1, 2, 3):
+        for parts in itertools.product(pieces, repeat=depth):
+            for rel in ("/".join(parts), "/".join(parts) + "/"):
+                assert bool(by_name.search(rel)) == bool(joined.search(rel)), rel
+    for pattern in ("*.py", "!keep", "a/b", "#note", ".", "..", "dir/"):
+        assert _any_name([*names, pattern]) is None, pattern

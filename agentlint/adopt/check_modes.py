@@ -18,14 +18,14 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from agentlint.adopt import baseline as bl
 from agentlint.engine.finalize import file_diagnostics, has_internal_errors
-from agentlint.report.identity import file_reader
 from agentlint.rules import registry
 from agentlint.rules.diagnostics import Diagnostic
 from agentlint.rules.lazy import lazy_module
 
-# Loaded for --add-noqa only: it reads the files' tokens and checks them again.
+# Loaded when their options are given: a plain `check` (every pre-commit run) uses none.
+bl = lazy_module("agentlint.adopt.baseline")
+identity = lazy_module("agentlint.report.identity")
 noqa_writer = lazy_module("agentlint.adopt.add_noqa")
 
 MAX_STALE_LISTED = 20
@@ -64,7 +64,7 @@ class Adoption:
         """``settings`` are the run's (baseline paths are relative to their root);
         ``settings_for(path)`` gives a file's own when files of the run have different
         configurations (the codes enabled for it, what `--add-noqa` checks again)."""
-        read = file_reader(stdin)
+        read = identity.file_reader(stdin)
         self._settings_for = settings_for or (lambda path: settings)
         enabled = settings.enabled if settings_for is None else (lambda path: settings_for(path).enabled)
         scope = bl.Scope.of(checked, enabled, settings.root)
