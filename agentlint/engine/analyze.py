@@ -9,7 +9,7 @@ import ast
 import sys
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 from agentlint.engine.cache import Cache, facts_only_key
 from agentlint.engine.collector import collections_paused
@@ -273,9 +273,9 @@ off only to prove that the decision changes no finding."""
 
 def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Settings) -> list[Region] | None:
     """The top-level statements every rule to run can report in (``Rule.cst_regions``:
-    a class with some members, when no rule needs the whole class), or None when one of
-    them needs the whole module."""
-    members: dict[int, set[int] | None] = {}
+    a class or function with some members, when no rule needs all of it), or None when
+    one of them needs the whole module."""
+    members: dict[int, dict | None] = {}
     for cls in rules:
         try:
             found = cls.cst_regions(tree, facts, settings.rule_settings.get(cls.meta.code, {}))
@@ -283,12 +283,25 @@ def _statements(rules: list, tree: ast.Module, facts: FileFacts, settings: Setti
             return None  # the whole module, where the rule reports its own crash
         if found is None:
             return None
-        for region in found:
-            if isinstance(region, int):
-                members[region] = None
-            elif members.get(region[0], set()) is not None:
-                members[region[0]] = members.get(region[0], set()) | set(region[1])  # type: ignore[operator]
-    return [index if inner is None else (index, tuple(sorted(inner))) for index, inner in sorted(members.items())]
+        _merge(members, found)
+    return _regions(members)
+
+
+def _merge(members: dict, regions: "Sequence[Region]") -> dict:
+    """``regions`` added to ``members`` (index -> None for the whole statement, else the
+    same kind of dict for the members of its body that are kept)."""
+    for region in regions:
+        if isinstance(region, int):
+            members[region] = None
+        elif region[0] not in members:
+            members[region[0]] = _merge({}, region[1])
+        elif members[region[0]] is not None:
+            _merge(members[region[0]], region[1])
+    return members
+
+
+def _regions(members: dict) -> "list[Region]":
+    return [index if inner is None else (index, tuple(_regions(inner))) for index, inner in sorted(members.items())]
 
 
 def _needs_cst(cls: type, tree: ast.Module, facts: FileFacts, settings: Settings) -> bool:

@@ -52,32 +52,39 @@ def run_on_statements(
     """The rules run on the lines of some top-level statements only (``Rule.cst_regions``):
     LibCST parses those lines as a module of their own; the reports keep the file's line
     numbers because positions are anchored on the `ast` statements, which carry them. A
-    class given with some members is its header lines and those members' lines (the
-    `ast` statement is a copy holding those members alone). None when that cannot be done
-    here (the statements cover most of the file, the snippet does not parse, a position
-    cannot be anchored): then the whole file is parsed."""
+    class or function given with some members is its header lines and those members'
+    lines, at any depth (the `ast` statement is a copy holding those members alone). None
+    when that cannot be done here (the statements cover most of the file, the snippet does
+    not parse, a position cannot be anchored): then the whole file is parsed."""
     lines = _LINE.findall(text)
-    chosen: list[ast.stmt] = []
     spans: list[tuple[int, int]] = []
-    for region in regions:
-        index, members = (region, None) if isinstance(region, int) else region
-        statement = tree.body[index]
-        if members is not None and type(statement) is ast.ClassDef:
-            header_end = first_line(statement.body[0]) - 1
-            if header_end > statement.lineno - 1:  # the body starts on a line of its own
-                clone = copy.copy(statement)
-                clone.body = [statement.body[i] for i in members]
-                chosen.append(clone)
-                spans.append((first_line(statement) - 1, header_end))
-                spans += [(first_line(member) - 1, member.end_lineno or member.lineno) for member in clone.body]
-                continue
-        chosen.append(statement)
-        spans.append((first_line(statement) - 1, statement.end_lineno or statement.lineno))
+    chosen = [_chosen(tree.body, region, spans) for region in regions]
     if not chosen or sum(end - start for start, end in spans) * 10 > len(lines) * 8:
         return None
     snippet = "".join("".join(lines[start:end]) for start, end in spans)
     return run_cst_rules(path, snippet, rule_classes, settings, None, facts, ast.Module(body=chosen, type_ignores=[]),
                          whole_text=text, find_tools=find_tools)
+
+
+_CUT = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _chosen(body: list[ast.stmt], region: "Region", spans: list[tuple[int, int]]) -> ast.stmt:
+    """The statement of ``body`` that ``region`` names, a copy holding only the members
+    it names when it names some, with the (0-based, end excluded) line spans it keeps
+    appended to ``spans``."""
+    index, members = (region, None) if isinstance(region, int) else region
+    statement = body[index]
+    if members is not None and type(statement) in _CUT:
+        inner = statement.body  # type: ignore[attr-defined]
+        header_end = first_line(inner[0]) - 1
+        if header_end > statement.lineno - 1:  # the body starts on a line of its own
+            clone = copy.copy(statement)
+            spans.append((first_line(statement) - 1, header_end))
+            clone.body = [_chosen(inner, member, spans) for member in members]  # type: ignore[attr-defined]
+            return clone
+    spans.append((first_line(statement) - 1, statement.end_lineno or statement.lineno))
+    return statement
 
 
 def run_cst_rules(

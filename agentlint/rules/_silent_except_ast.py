@@ -36,9 +36,10 @@ def candidate_statements(
     first_only: bool = False,
 ) -> "list[Region]":
     """The module's top-level statements that hold a broad handler not cleared by a
-    raise or a recording call: the only code the rule can report in. A class is given as
-    (its index, the indexes of the members that hold one) when not all of them do (a
-    report needs the class and function names around the handler, nothing else)."""
+    raise or a recording call: the only code the rule can report in. A class or function
+    is given as (its index, the regions of its body that hold one) when not all of its
+    members do, at any depth (a report needs the class and function names and decorators
+    around the handler, nothing else). ``first_only``: the first such statement alone."""
     dotted_reporters = frozenset(r for r in reporters if "." in r)
     bare_reporters = frozenset(r for r in reporters if "." not in r)
 
@@ -50,17 +51,31 @@ def candidate_statements(
                 return True
         return False
 
-    found: "list[Region]" = []
-    for index, statement in enumerate(tree.body):
-        if type(statement) is ast.ClassDef and not first_only:
-            members = tuple(i for i, member in enumerate(statement.body) if holds(member))
-            if members:
-                found.append(index if len(members) == len(statement.body) else (index, members))
-        elif holds(statement):
-            found.append(index)
-        if found and first_only:
-            break
-    return found
+    if first_only:
+        for index, statement in enumerate(tree.body):
+            if holds(statement):
+                return [index]
+        return []
+
+    def regions(body: list[ast.stmt]) -> "list[Region]":
+        found: "list[Region]" = []
+        for index, statement in enumerate(body):
+            if type(statement) in _CUT:
+                # a class or function holds a handler where one of its members does
+                inner = regions(statement.body)  # type: ignore[attr-defined]
+                if inner:
+                    whole = len(inner) == len(statement.body) and all(type(r) is int for r in inner)  # type: ignore[attr-defined]
+                    found.append(index if whole else (index, tuple(inner)))
+            elif holds(statement):
+                found.append(index)
+        return found
+
+    return regions(tree.body)
+
+
+_CUT = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+"""The statements given with some of their members only (a report needs their headers:
+the class and function names and decorators around the handler)."""
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")

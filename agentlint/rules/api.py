@@ -47,8 +47,9 @@ OPTIONAL_FACTS = frozenset({"prompts", "cost", "model_calls"})
 """The facts only some project rules need: "prompts" (prompt sites and blocks), "cost"
 (cost terms, None costs, prices), "model_calls" (the inventory of model calls)."""
 
-Region = Union[int, Tuple[int, Tuple[int, ...]]]
-"""A top-level statement, or a class with some of its members (``Rule.cst_regions``)."""
+Region = Union[int, Tuple[int, Tuple["Region", ...]]]
+"""A statement (its index in its body), or a class or function with some of its members
+only (its index, and the regions of its body that are kept) (``Rule.cst_regions``)."""
 
 Located = Tuple["cst.CSTNode", Tuple["cst.CSTNode", ...]]
 """A node with its ancestors (outermost first): enough for the engine to find its
@@ -168,10 +169,10 @@ class Rule:
     def cst_regions(cls, tree: ast.Module, facts: FileFacts, settings: dict[str, Any]) -> "list[Region] | None":
         """The top-level statements (indexes into ``tree.body``) that the rule can report
         in and that hold everything its report needs, or None for the whole module (the
-        default: a rule that reads imports from the tree, or offers fixes). A class may be
-        given as (its index, the indexes of the members the rule can report in): LibCST
-        then sees the class with those members only. When every rule run on a file names
-        its statements, LibCST parses only those lines."""
+        default: a rule that reads imports from the tree, or offers fixes). A class or a
+        function may be given as (its index, the regions of its body the rule can report
+        in), at any depth: LibCST then sees its header with those members only. When
+        every rule run on a file names its statements, LibCST parses only those lines."""
         return None
 
     def __init__(self, context: RuleContext) -> None:
