@@ -112,6 +112,24 @@ def install_peers(venv: Path) -> None:
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", *PEERS], check=True)
 
 
+MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "package.json", "Pipfile")
+"""Files that make a folder a project's top for agentlint (``engine/boundaries.py``)."""
+
+
+def placement_warning(folder: str) -> str | None:
+    """Why timings of ``folder`` would not be of its files alone: under a project's top
+    (a project marker above it, this repository's own included), agentlint also reads
+    that project's other files as the context of a partial run; under a hidden folder,
+    agentguard-linter skips every file."""
+    path = Path(folder).resolve()
+    for parent in path.parents:
+        if any((parent / marker).is_file() for marker in MARKERS):
+            return f"inside the project at {parent}: agentlint also reads its other files; copy the folder elsewhere"
+    if any(part.startswith(".") for part in path.parts):
+        return "under a hidden folder, which agentguard-linter skips; copy the folder elsewhere"
+    return None
+
+
 def count_files(folder: str) -> tuple[int, int]:
     files = lines = 0
     for root, _dirs, names in os.walk(folder):
@@ -182,6 +200,10 @@ def main() -> int:
         f"1-minute load {load:.1f} at the start.",
         "",
     ]
+    for folder in args.folders:
+        warning = placement_warning(folder)
+        if warning:
+            print(f"peers.py: warning: {folder}: {warning}", file=sys.stderr)
     for index, folder in enumerate(args.folders):
         label = args.label[index] if index < len(args.label) else os.path.basename(os.path.normpath(folder))
         lines += report(folder, label, args)

@@ -16,12 +16,10 @@ from agentlint.facts.module_names import module_name_for
 from agentlint.facts.types import PROJECT_FACT_KEYS, FileFacts
 from agentlint.rules.builtin import INTERNAL_ERROR, engine_diagnostic
 
+# What ``init_worker`` was given: per configuration of the run, its settings, its cache
+# (None without one) and what to keep of the facts.
 _WORKER_SETTINGS: list[Settings] = []
-
-
 _WORKER_CACHE: "list[Cache | None]" = []
-
-
 _WORKER_KEEP: "list[bool | str]" = []
 
 
@@ -46,9 +44,10 @@ def init_worker(
 
 
 def analyze_one(path: str, group: int = 0) -> tuple[str, dict]:
-    """Analyse one file in a pool worker. The worker reads the file itself and writes
-    its cache entry itself, and sends back only the facts the run keeps: the parent
-    never holds the sources, nor every file's full facts, of a whole run."""
+    """Analyse one file (in a pool worker, or in the run's own process when few files
+    miss the cache). The worker reads the file itself and writes its cache entry
+    itself, and sends back only the facts the run keeps: the parent never holds the
+    sources, nor every file's full facts, of a whole run."""
     settings, cache, keep_facts = _WORKER_SETTINGS[group], _WORKER_CACHE[group], _WORKER_KEEP[group]
     content = read_source(path, settings.max_file_size)
     if isinstance(content, str):
