@@ -25,7 +25,7 @@ from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.builtin import INTERNAL_ERROR, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
-from agentlint.rules.lazy import lazy_module, load
+from agentlint.rules.lazy import lazy_module
 
 # The analysis, loaded only when a file must be analysed: a run answered from the cache
 # (most pre-commit and CI runs) would spend half its time importing it.
@@ -369,7 +369,9 @@ def _analyze_all(
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
     with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=load(worker).init_worker,
+        # reading `worker.init_worker` loads the analysis here, before the fork: the
+        # workers share it instead of each importing it
+        max_workers=jobs, mp_context=context, initializer=worker.init_worker,
         initargs=(list(settings), list(use_cache), list(keep_facts)),
     ) as pool:
         # Consume results as they complete (in-order consumption would buffer every

@@ -38,12 +38,6 @@ def lazy_module(name: str) -> ModuleType:
     return module
 
 
-def load(module: ModuleType) -> ModuleType:
-    """``module`` loaded now (before the process pool forks, so the workers share it)."""
-    getattr(module, "__name__")
-    return module
-
-
 def libcst_module() -> ModuleType:
     return lazy_module("libcst")
 
