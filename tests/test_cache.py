@@ -1,9 +1,14 @@
 import json
+import os
+import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from agentlint.api import settings_for
 from agentlint.engine.cache import Cache
+from agentlint.engine.files import TEMP_PREFIX, atomic_write
 from agentlint.engine.run import run
 
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
@@ -107,6 +112,28 @@ def test_atomic_put_leaves_no_temp_files(tmp_path):
     cache.put("ab" * 32, {"x": 1})
     assert cache.get("ab" * 32)["x"] == 1
     assert not list((tmp_path / "c").rglob(".agentlint-tmp-*"))
+
+
+def test_atomic_write_takes_a_free_name_sets_the_mode_and_cleans_up_on_failure(tmp_path, monkeypatch):
+    target = tmp_path / "entry.json"
+    taken = tmp_path / f"{TEMP_PREFIX}{'00' * 6}entry.json"
+    taken.write_bytes(b"another writer's")
+    names = iter([b"\0" * 6, b"\1" * 6])
+    monkeypatch.setattr(os, "urandom", lambda n: next(names))
+    atomic_write(str(target), b"one", mode=0o640)
+    assert target.read_bytes() == b"one" and stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert taken.read_bytes() == b"another writer's"  # a name in use is skipped, never reused
+
+    monkeypatch.undo()
+
+    def refuse(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write(str(target), b"two")
+    assert target.read_bytes() == b"one"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, taken.name])
 
 
 def test_concurrent_runs_share_a_cache(tmp_path, agentlint_exe):

@@ -125,3 +125,50 @@ def test_a_changed_sample_without_copies_reports_nothing(samples, run_cli):
     result = run_cli("check", "samples/travel/app.py", "--select", "AGL401", "--output-format", "json", cwd=samples)
     assert result.exit_code == 0, result.output
     assert _json(result) == []
+
+
+def _age(root: Path, seconds: int = 30) -> None:
+    """Every folder and file under ``root`` (and ``root``) modified ``seconds`` ago: past
+    the window in which a just-read mtime is not trusted."""
+    then = os.stat(root).st_mtime - seconds
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, (then, then), follow_symlinks=False)
+
+
+def _related(diagnostics) -> set[str]:
+    return {Path(r.path).name for d in diagnostics for r in d.related}
+
+
+def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(project, monkeypatch):
+    import agentlint.engine.boundaries as boundaries
+
+    monkeypatch.chdir(project)
+    settings = settings_for(["AGL101"], root=str(project))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    Path(".gitignore").write_text("# nothing ignored yet\n", encoding="utf-8")
+    passed = ["app/billing.py"]
+    engine.run(passed, settings, paths=passed)
+    _age(project)
+    first = engine.run(passed, settings, paths=passed)  # walks, and keeps the listing
+    assert _related(first.diagnostics) == {"research.py", "writer.py"}
+
+    walks: list[list[str]] = []
+    real_discover = boundaries.discover
+    monkeypatch.setattr(boundaries, "discover", lambda paths, *a, **kw: walks.append(paths) or real_discover(paths, *a, **kw))
+    again = engine.run(passed, settings, paths=passed)
+    assert walks == [] and again.diagnostics == first.diagnostics
+
+    # a file added: its folder's mtime moves, the project is walked again and the copy seen
+    shutil.copy("app/agents/research.py", "app/agents/extra.py")
+    added = engine.run(passed, settings, paths=passed)
+    assert len(walks) == 1 and _related(added.diagnostics) == {"research.py", "writer.py", "extra.py"}
+
+    # an ignore file edited in place (its folder's mtime put back): walked again
+    _age(project)
+    engine.run(passed, settings, paths=passed)  # keeps the new listing
+    walks.clear()
+    folder_times = os.stat(".").st_atime, os.stat(".").st_mtime
+    Path(".gitignore").write_text("app/agents/extra.py\n", encoding="utf-8")
+    os.utime(".", folder_times)
+    ignored = engine.run(passed, settings, paths=passed)
+    assert len(walks) == 1 and _related(ignored.diagnostics) == {"research.py", "writer.py"}

@@ -85,3 +85,17 @@ def test_listing_the_rules_loads_no_rule(tmp_path):
     code, loaded = _loaded(tmp_path, "rule", "--all")
     assert code in (0, None)
     assert _heavy(loaded) == []
+
+
+def test_pattern_and_temporary_file_modules_load_only_when_needed(tmp_path):
+    # A one-file run with the default excludes and no `.gitignore` compiles no pattern,
+    # and writes its cache entry without `tempfile`; a `.gitignore` loads pathspec.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (tmp_path / "tools.py").write_text(SILENT)
+    code, loaded = _loaded(tmp_path, "check", "tools.py")
+    assert code == 1
+    assert sorted({"pathspec", "tempfile", "shutil"} & loaded) == []
+    assert (tmp_path / ".agentlint_cache").is_dir()  # the entry was written
+    (tmp_path / ".gitignore").write_text("build/\n")
+    code, loaded = _loaded(tmp_path, "check", "--no-cache", "tools.py")
+    assert code == 1 and "pathspec" in loaded

@@ -153,7 +153,7 @@ def check(
     progress = progress_printer() if not quiet else None
     outcome = run_groups(
         groups, jobs=jobs, use_cache=not no_cache, stdin=stdin, progress=progress, keep_facts=None,
-        paths=None if use_stdin else paths_list, settings_of=None if resolver.fixed else resolver.for_path,
+        paths=None if use_stdin else paths_list, settings_of=None if resolver.fixed else resolver.for_file,
         remember_partial=not fix,
     )
     if progress is not None:

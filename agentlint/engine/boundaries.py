@@ -42,13 +42,15 @@ result. Only findings whose primary location is in a passed file are reported.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
-from agentlint.engine.discovery import discover
+from agentlint.engine.discovery import discover, mtime_of
+from agentlint.engine.stat_index import StatIndex
 from agentlint.facts.types import FileFacts
 from agentlint.rules.lazy import lazy_module
 
@@ -78,9 +80,11 @@ def _has_marker(names: Iterable[str]) -> bool:
 class _Folder:
     """What one `os.scandir` tells about a folder."""
 
-    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules")
+    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules", "mtime")
 
     def __init__(self, path: str) -> None:
+        self.mtime = mtime_of(path) or 0
+        """Taken before the folder is read: a change while it is read shows next time."""
         files: list[str] = []
         self.subfolders: list[str] = []
         self.git = False
@@ -127,10 +131,23 @@ class ProjectMap:
         self._collection: dict[str, bool] = {}
         self._entries: dict[str, bool] = {}
         self._apps: dict[str, str] = {}
+        self._by_written: dict[str, str] = {}
+
+    def folders_read(self) -> dict[str, int]:
+        """Every folder read so far (absolute) -> its mtime then: a project listing holds
+        while they keep them (``StatIndex.listing``)."""
+        return {path: folder.mtime for path, folder in self._folders.items()}
 
     def root_for(self, path: str) -> str:
-        absolute = os.path.abspath(path)
-        folder = os.path.dirname(absolute)
+        # by the folder as written: a project's files are asked for one by one, and the
+        # working folder does not change during a run
+        written = os.path.dirname(path)
+        found = self._by_written.get(written)
+        if found is None:
+            found = self._by_written[written] = self._root_of(os.path.dirname(os.path.abspath(path)))
+        return found
+
+    def _root_of(self, folder: str) -> str:
         if self.roots:
             for root in self.roots:
                 if folder == root or folder.startswith(root + os.sep):
@@ -305,10 +322,12 @@ def _covers(given: Sequence[str], root: str) -> bool:
 
 
 def context_files(
-    passed: Iterable[str], given: Sequence[str], settings: Settings, projects: ProjectMap
+    passed: Iterable[str], given: Sequence[str], settings: Settings, projects: ProjectMap,
+    listings: "StatIndex | None" = None,
 ) -> list[str]:
     """The files of the passed files' projects that were not passed (empty when the
-    paths given cover every such project)."""
+    paths given cover every such project). ``listings``: where the files a walk of a
+    project found are kept, and taken from while its folders have not changed."""
     passed = list(passed)
     roots = [r for r in sorted(set(projects.root_for(p) for p in passed)) if not _covers(given, r)]
     if not roots:
@@ -317,21 +336,42 @@ def context_files(
     # only the rest of each project is walked, and the passed paths are resolved only
     # when that finds any file.
     walked = frozenset(os.path.realpath(g) for g in given if os.path.isdir(g))
-    found = [
-        (root, path, real)
-        for root in roots
-        for found_here in [discover([root], settings, skip_folders=walked)]
-        for path, real in zip(found_here.files, found_here.real_paths)
-    ]
+    found: list[tuple[str, str, str]] = []
+    for root in roots:
+        key = _listing_key(root, walked, settings)
+        files = listings.listing(key) if listings is not None else None
+        if files is None:
+            here = discover([root], settings, skip_folders=walked, watch=listings is not None)
+            files = [[path, real] for path, real in zip(here.files, here.real_paths) if projects.root_for(path) == root]
+            if listings is not None:
+                # the folders above the root are left out: one changes whenever a sibling
+                # of the project does (a temporary folder), and a marker added there
+                # would move the passed files' root, which is part of the key
+                inside = {f: m for f, m in projects.folders_read().items() if _at_or_below(f, root)}
+                listings.keep_listing(key, files, {**here.folders, **inside}, here.ignore_files)
+        found += [(root, path, real) for path, real in files]
     if not found:
         return []
     seen = {os.path.realpath(p) for p in passed}
     out: list[str] = []
-    for root, path, real in found:
-        if real not in seen and projects.root_for(path) == root:
+    for _root, path, real in found:
+        if real not in seen:
             seen.add(real)
             out.append(path)
     return out
+
+
+def _at_or_below(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _listing_key(root: str, walked: frozenset[str], settings: Settings) -> str:
+    """What a project's walk depends on besides its folders: where it starts and where
+    the run stands (display paths are relative to it), and the settings that exclude."""
+    return json.dumps([
+        root, os.getcwd(), sorted(walked), settings.root, list(settings.exclude), list(settings.extend_exclude),
+        settings.respect_gitignore, list(settings.project_roots),
+    ])
 
 
 def load_context_facts(

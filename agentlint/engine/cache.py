@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 import time
 from typing import Any, Iterable
@@ -27,6 +26,9 @@ from typing import Any, Iterable
 from agentlint import __version__
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
+from agentlint.rules.lazy import lazy_module
+
+shutil = lazy_module("shutil")  # only to remove a stale folder
 
 _TAG = "CACHEDIR.TAG"
 _PROJECT_FILE = "project-phase.json"

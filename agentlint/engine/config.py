@@ -8,7 +8,6 @@ valid spelling.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
@@ -18,12 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import pathspec
-
 from agentlint import __version__
 from agentlint.facts.types import FACTS_VERSION
 from agentlint.rules.builtin import ENGINE_CODES
 from agentlint.rules.diagnostics import RuleMeta
+from agentlint.rules.lazy import lazy_module
+
+# only a bad key (a suggestion) or `per-file-ignores` need these
+difflib = lazy_module("difflib")
+pathspec = lazy_module("pathspec")
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-import pathspec
-
 from agentlint.engine.config import Settings
 from agentlint.engine.resolver import Resolver
+from agentlint.rules.lazy import lazy_module
+
+pathspec = lazy_module("pathspec")
+"""Loaded only where a pattern is compiled: most runs see plain-name excludes and no
+`.gitignore` pattern."""
 
 
 @dataclass
@@ -28,6 +31,42 @@ class Discovery:
     problems: list[PathProblem] = field(default_factory=list)
     real_paths: list[str] = field(default_factory=list)
     """The resolved path of each of ``files`` (the walk knows it without asking again)."""
+    folders: dict[str, int] = field(default_factory=dict)
+    """With ``discover(watch=True)``: each folder read (absolute) -> its mtime."""
+    ignore_files: dict[str, int | None] = field(default_factory=dict)
+    """...and each ignore file the walk looked for -> its mtime (None: there is none).
+    See ``stamps_hold``."""
+
+
+def mtime_of(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def stamps_hold(folders: dict[str, int], ignore_files: dict[str, int | None]) -> bool:
+    """Whether a walk that read ``folders`` and looked for ``ignore_files`` (with the
+    mtimes it saw) would find the same files now: a file added, removed or renamed
+    changes its folder's mtime, and an ignore file written changes its own."""
+    for path, mtime in (*folders.items(), *ignore_files.items()):
+        if mtime_of(path) != mtime:
+            return False
+    return True
+
+
+def ignore_files_of(matcher: "_Matcher | _TreeMatcher") -> dict[str, int | None]:
+    """The ignore files ``matcher`` looked for, with their mtimes: the `.gitignore` of
+    every folder it consulted (those above the walk's top too) and the repository's
+    `info/exclude`."""
+    found: dict[str, int | None] = {}
+    for folder in matcher._gitignores:
+        found[os.path.join(folder, ".gitignore")] = mtime_of(os.path.join(folder, ".gitignore"))
+        if matcher._ignores.chain(folder)[0] == folder:
+            exclude = _info_exclude(folder)
+            if exclude is not None:
+                found[exclude] = mtime_of(exclude)
+    return found
 
 
 def display_path(path: str) -> str:
@@ -46,6 +85,15 @@ class _GitIgnores:
     def __init__(self) -> None:
         self.specs: dict[str, object | None] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
+        self._applying: dict[str, tuple[str, ...]] = {}
+
+    def applying(self, folder: str) -> tuple[str, ...]:
+        """The folders of ``chain(folder)`` that hold ignore patterns: most folders of a
+        walk have none, and their files are then decided without a look at each."""
+        found = self._applying.get(folder)
+        if found is None:
+            found = self._applying[folder] = tuple(b for b in self.chain(folder) if self.spec(b) is not None)
+        return found
 
     def spec(self, folder: str):
         if folder not in self.specs:
@@ -195,11 +243,18 @@ class _Matcher:
             rel = os.path.relpath(path, base)
         return None if rel.startswith("..") else rel.replace(os.sep, "/")
 
-    def excluded(self, path: str, is_dir: bool, top: str | None = None, *, absolute: str | None = None) -> bool:
+    def in_folder(self, folder: str) -> "_Matcher":
+        """The matcher of the files in ``folder``: this one (see ``_TreeMatcher``)."""
+        return self
+
+    def excluded(
+        self, path: str, is_dir: bool, top: str | None = None, *, absolute: str | None = None, folder: str | None = None,
+    ) -> bool:
         """Whether ``path`` is excluded, by the excludes or a `.gitignore`. ``top`` is
         a folder given on the command line that ``path`` was found under: patterns that
         exclude ``top`` itself (or a folder above it) do not apply below it.
-        ``absolute``: ``path`` made absolute and normalised, when the caller has it."""
+        ``absolute``: ``path`` made absolute and normalised, and ``folder`` the folder
+        holding it, when the caller has them (a walk does, for every entry)."""
         absolute = absolute or os.path.abspath(path)
         rel = self._rel(absolute, self.root) or os.path.basename(absolute)
         if is_dir:
@@ -210,7 +265,7 @@ class _Matcher:
             excludes = self.excludes if top is None else self._pardon(self.excludes, "", top, self.root)
             if excludes.match_file(rel):
                 return True
-        return self.respect_gitignore and self._gitignored(absolute, is_dir, top)
+        return self.respect_gitignore and self._gitignored(absolute, is_dir, top, folder)
 
     def _may_pardon(self, top: str) -> bool:
         """Whether an exclude may be pardoned below ``top``: it lies below the root."""
@@ -227,14 +282,12 @@ class _Matcher:
             found = self._pardons[key] = _pardoned(spec, names) if names else spec
         return found
 
-    def _gitignored(self, absolute: str, is_dir: bool, top: str | None = None) -> bool:
+    def _gitignored(self, absolute: str, is_dir: bool, top: str | None = None, folder: str | None = None) -> bool:
         # Every .gitignore from the repository top (or the filesystem root) down applies.
         ignored = False
         top_abs = None
-        for base in self._ignores.chain(os.path.dirname(absolute)):
+        for base in self._ignores.applying(folder or os.path.dirname(absolute)):
             spec = self._ignores.spec(base)
-            if spec is None:
-                continue
             if top is not None:
                 top_abs = top_abs or os.path.abspath(top)
                 if top_abs != base and _is_below(top_abs, base):
@@ -300,11 +353,13 @@ class _TreeMatcher:
 
 def discover(
     paths: list[str], settings: "Settings | Resolver", *, force_exclude: bool = False,
-    skip_folders: frozenset[str] = frozenset(),
+    skip_folders: frozenset[str] = frozenset(), watch: bool = False,
 ) -> Discovery:
     """The files to check under ``paths``. A folder given is walked even when an
     exclude or a `.gitignore` names it (as ruff does); with ``force_exclude`` the
-    excludes apply to the paths given too (pre-commit passes every changed file)."""
+    excludes apply to the paths given too (pre-commit passes every changed file).
+    ``watch``: fill ``Discovery.folders`` and ``gitignores``, to tell later whether the
+    walk would find the same files (``stamps_hold``)."""
     resolver = settings if isinstance(settings, Resolver) else Resolver.single(settings)
     out = Discovery()
     seen: set[str] = set()
@@ -338,7 +393,7 @@ def discover(
         if force_exclude and matcher().explicitly_excluded(given, is_dir):
             continue
         if is_dir:
-            _walk(given, matcher(), add, out, skip_folders)
+            _walk(given, matcher(), add, out, skip_folders, watch)
             continue
         outside = outside_project(given, resolver.for_path(given).root)
         if outside is not None:
@@ -347,6 +402,8 @@ def discover(
             out.problems.append(PathProblem(display_path(given), NOT_REGULAR))
         else:
             add(given)
+    if watch and matchers:
+        out.ignore_files = ignore_files_of(matchers[0])
     return out
 
 
@@ -417,8 +474,10 @@ def walk_tree(
             continue
         shown = display_path(folder)
         prefix = "" if shown == "." else shown + os.sep
-        # made absolute once per folder, not once per entry
-        absolute_prefix = os.path.join(os.path.abspath(folder), "")
+        # made absolute, and its matcher found, once per folder, not once per entry
+        absolute_folder = os.path.abspath(folder)
+        absolute_prefix = os.path.join(absolute_folder, "")
+        here = matcher.in_folder(absolute_folder)
         subdirs = []
         for entry in entries:
             try:
@@ -428,13 +487,15 @@ def walk_tree(
                 continue
             if is_dir:
                 real_sub = os.path.join(real_folder, entry.name)
-                if real_sub not in skip_folders and not matcher.excluded(
-                    entry.path, True, top, absolute=absolute_prefix + entry.name
+                if real_sub not in skip_folders and not here.excluded(
+                    entry.path, True, top, absolute=absolute_prefix + entry.name, folder=absolute_folder
                 ):
                     subdirs.append((entry.path, real_sub))
                 continue
             python = kind(entry.name)
-            if python is None or matcher.excluded(entry.path, False, top, absolute=absolute_prefix + entry.name):
+            if python is None or here.excluded(
+                entry.path, False, top, absolute=absolute_prefix + entry.name, folder=absolute_folder
+            ):
                 continue
             real = os.path.join(real_folder, entry.name)
             if is_link:
@@ -470,11 +531,18 @@ def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
-def _walk(top: str, matcher: "_Matcher | _TreeMatcher", add, out: Discovery, skip_folders: frozenset[str] = frozenset()) -> None:
+def _walk(
+    top: str, matcher: "_Matcher | _TreeMatcher", add, out: Discovery, skip_folders: frozenset[str] = frozenset(),
+    watch: bool = False,
+) -> None:
+    def read(folder: str) -> None:
+        out.folders[os.path.abspath(folder)] = mtime_of(folder) or 0
+
     walk_tree(
         top,
         matcher,
         lambda display, real, python: add(display, real),
         lambda display, reason: out.problems.append(PathProblem(display, reason)),
+        on_folder=read if watch else None,
         skip_folders=skip_folders,
     )

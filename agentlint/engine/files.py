@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 
 from agentlint.facts.source import read_regular
@@ -28,7 +27,7 @@ def atomic_write(path: str, data: bytes, *, mode: int | None = None) -> None:
     (atomic on POSIX and Windows). ``mode`` sets the permission bits of the result.
     On any error the temporary file is removed and ``path`` is untouched."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=os.path.basename(path)[-16:])
+    fd, tmp = create_temporary(folder, os.path.basename(path)[-16:])
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -41,6 +40,21 @@ def atomic_write(path: str, data: bytes, *, mode: int | None = None) -> None:
         except OSError:
             pass
         raise
+
+
+def create_temporary(folder: str, suffix: str) -> tuple[int, str]:
+    """A new file in ``folder`` that no other writer can have opened (``O_EXCL``, a
+    random name), readable by its owner only until ``atomic_write`` sets its mode.
+    Written here rather than with ``tempfile``, whose import (with ``random`` and
+    ``shutil``) a one-file run would pay for this alone."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(folder, f"{TEMP_PREFIX}{os.urandom(6).hex()}{suffix}")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")
 
 
 def remove_stale_temporaries(folder: str) -> None:

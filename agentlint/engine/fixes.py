@@ -20,7 +20,6 @@ import io
 import os
 import re
 import stat
-import tempfile
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from typing import Callable, Iterable, Sequence
 
 from agentlint.engine.cst_pass import for_libcst
 from agentlint.engine.discovery import outside_project
-from agentlint.engine.files import TEMP_PREFIX, remove_stale_temporaries
+from agentlint.engine.files import create_temporary, remove_stale_temporaries
 from agentlint.facts.source import decode, read_regular
 from agentlint.rules.diagnostics import Diagnostic, Fix
 from agentlint.rules.lazy import libcst_module
@@ -286,7 +285,7 @@ def write_fixed(path: str, original: bytes, data: bytes, root: str) -> None:
         return
     folder = os.path.dirname(target)
     remove_stale_temporaries(folder)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=os.path.basename(target)[-16:])
+    fd, tmp = create_temporary(folder, os.path.basename(target)[-16:])
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -76,6 +76,13 @@ class Resolver:
             return self.for_folder(path)
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
+    def for_file(self, path: str) -> Settings:
+        """The settings of the file ``path`` (known to be a file: no ``stat``), looked up
+        once per folder as written (the working folder does not change during a run)."""
+        if self.fixed is not None:
+            return self.fixed
+        return self.for_folder(os.path.dirname(path) or os.curdir)
+
     def config_of(self, settings: Settings) -> str:
         """How the settings were found, for people: the file, or why there is none."""
         if settings.config_path:

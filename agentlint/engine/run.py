@@ -144,7 +144,9 @@ def run_groups(
             # Nothing changed since the last run of these files (same contents, same
             # settings, no file of their projects left out): its project findings hold,
             # and no file's facts need reading.
-            others[index] = boundaries.context_files(files, paths, settings, boundaries.ProjectMap(settings))
+            others[index] = boundaries.context_files(
+                files, paths, settings, boundaries.ProjectMap(settings), indexes[index]
+            )
             if not others[index]:
                 project_keys[index] = cache.project_key(
                     [(f"{p}\0{os.path.abspath(p)}", keys.get(p, "-")) for p in files]
@@ -190,7 +192,7 @@ def run_groups(
         cache, project_key, stat_index = caches[index], project_keys[index], indexes[index]
         context = None
         if keeps[index] and paths is not None:
-            other_files = _other_files(group_results, paths, settings, settings_of, others[index])
+            other_files = _other_files(group_results, paths, settings, settings_of, others[index], stat_index)
             if others[index]:  # a partial run with a cache
                 remember = remember_partial and keeps[index] == "project"
                 context, project_key, remembered[index] = _partial_phase(
@@ -244,14 +246,17 @@ def facts_json(
 def _other_files(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings,
     settings_of: Callable[[str], Settings] | None = None, others: list[str] | None = None,
+    listings: StatIndex | None = None,
 ) -> list[str]:
     """The files of the checked files' projects that were not checked (those of the same
     configuration, when ``settings_of`` tells); ``others``: those files, when the caller
-    found them already."""
+    found them already. ``listings``: see ``boundaries.context_files``."""
     if not project_phase_wanted(settings):
         return []
     if others is None:
-        others = boundaries.context_files([p for p in results if p != "-"], paths, settings, boundaries.ProjectMap(settings))
+        others = boundaries.context_files(
+            [p for p in results if p != "-"], paths, settings, boundaries.ProjectMap(settings), listings
+        )
     if settings_of is not None:
         others = [p for p in others if settings_of(p) is settings]
     return others

@@ -11,7 +11,10 @@ the modification time (`cp -p`, `rsync -t`, `touch -d`) does not fool it either.
 
 For a partial run (pre-commit passes the changed files), the index also keeps a digest
 of each content key's project facts: when the project files' digests are those of a
-remembered project phase, its findings hold and no other file's facts are read.
+remembered project phase, its findings hold and no other file's facts are read. It also
+keeps the files of the project the walk found (a listing), with the mtimes of the
+folders it read and of the ignore files it looked for: while those hold, the project
+is not walked again (a file added, removed or renamed changes its folder's mtime).
 
 A file modified twice within one tick of the filesystem's clock keeps the same times:
 an entry is recorded only for a file whose times are older than the start of the run by
@@ -26,6 +29,7 @@ import os
 import time
 from typing import Any
 
+from agentlint.engine.discovery import stamps_hold
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
 
@@ -36,6 +40,8 @@ MAX_KEPT_FINDINGS = 2048
 """Bytes of a findings line kept in the index, at most (most files have none)."""
 MAX_ENTRIES = 200_000
 """Entries kept; the files of the run that writes the index come first."""
+MAX_LISTINGS = 8
+"""Project listings kept; the most recently kept first."""
 _FORMAT = 1
 _MAX_BYTES = 1 << 28
 
@@ -47,7 +53,7 @@ class StatIndex:
     def __init__(self, directory: str, now: float | None = None) -> None:
         self.path = os.path.join(directory, INDEX_FILE)
         self._trusted_before = int(((_clock() if now is None else now) - RACY_SECONDS) * 1e9)
-        self._entries, self._digests = _load(self.path)
+        self._entries, self._digests, self._listings = _load(self.path)
         self._seen: set[str] = set()
         self._unchanged: set[str] = set()
         """Files whose entry matched their ``stat`` in this run."""
@@ -114,6 +120,32 @@ class StatIndex:
             self._entries[absolute] = entry
             self._dirty = True
 
+    def listing(self, key: str) -> list[list[str]] | None:
+        """The files a walk found under the listing ``key`` (``keep_listing``), when the
+        folders it read and the ignore files it looked for are as they were; else None."""
+        found = self._listings.get(key)
+        if found is None:
+            return None
+        if not stamps_hold(found["folders"], found["ignores"]):
+            del self._listings[key]
+            self._dirty = True
+            return None
+        return found["files"]
+
+    def keep_listing(
+        self, key: str, files: list[list[str]], folders: dict[str, int], ignores: dict[str, int | None],
+    ) -> None:
+        """Keep what a walk found (``files``) under ``key``, with the mtimes it saw:
+        only when none is recent (a folder changed within one clock tick of the walk
+        keeps its mtime, as a file does)."""
+        stamps = [*folders.values(), *ignores.values()]
+        if any(m is not None and m >= self._trusted_before for m in stamps):
+            return
+        listings = {key: {"folders": folders, "ignores": ignores, "files": files}}
+        listings.update((k, v) for k, v in self._listings.items() if k != key and len(listings) < MAX_LISTINGS)
+        self._listings = listings
+        self._dirty = True
+
     def save(self) -> None:
         """Write the index when it changed (atomically: a reader sees the old one or the
         new one). A failed write costs the next run its hashing, nothing else."""
@@ -127,26 +159,40 @@ class StatIndex:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             keys = {entry[4] for entry in entries.values()}
             digests = {k: d for k, d in self._digests.items() if k in keys}
-            payload = json.dumps({"format": _FORMAT, "files": entries, "digests": digests}, separators=(",", ":"))
+            payload = json.dumps(
+                {"format": _FORMAT, "files": entries, "digests": digests, "listings": self._listings},
+                separators=(",", ":"),
+            )
             atomic_write(self.path, payload.encode("utf-8", "surrogatepass"))
             self._dirty = False
         except (OSError, ValueError):
             pass
 
 
-def _load(path: str) -> tuple[dict[str, list[Any]], dict[str, str]]:
+def _load(path: str) -> tuple[dict[str, list[Any]], dict[str, str], dict[str, dict[str, Any]]]:
     try:
         data = json.loads(read_regular(path, _MAX_BYTES))
     except (OSError, ValueError, RecursionError):
-        return {}, {}  # none yet, or unreadable: every file is read and hashed
+        return {}, {}, {}  # none yet, or unreadable: every file is read and hashed
     if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("files"), dict):
-        return {}, {}
+        return {}, {}, {}
     entries = {
         path: entry
         for path, entry in data["files"].items()
         if isinstance(entry, list) and len(entry) in (5, 6) and isinstance(entry[4], str)
     }
     digests = data.get("digests")
-    if not isinstance(digests, dict):
-        return entries, {}
-    return entries, {k: d for k, d in digests.items() if isinstance(d, str)}
+    digests = {k: d for k, d in digests.items() if isinstance(d, str)} if isinstance(digests, dict) else {}
+    listings = data.get("listings")
+    listings = {k: v for k, v in listings.items() if _is_listing(v)} if isinstance(listings, dict) else {}
+    return entries, digests, listings
+
+
+def _is_listing(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("folders"), dict)
+        and isinstance(value.get("ignores"), dict)
+        and isinstance(value.get("files"), list)
+        and all(isinstance(f, list) and len(f) == 2 and all(isinstance(p, str) for p in f) for f in value["files"])
+    )

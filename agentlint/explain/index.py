@@ -4,8 +4,8 @@
 grep fallback searches. Both come from the per-file cache (``engine.run.facts_json``) the first
 time, and are then kept in one index file per (paths, settings, working folder):
 
-- a header (JSON, one line): the folders walked and their mtimes, the `.gitignore`
-  files consulted and their mtimes, and the text files found;
+- a header (JSON, one line): the folders walked and their mtimes, the ignore files
+  looked for (`.gitignore`, `info/exclude`) and their mtimes, and the text files found;
 - one line per Python file: display path, size, mtime (ns), content key, module, and
   where its facts sit in the data part of the file (compact JSON, then its calls and
   reads as text lines, then the identifier segments they mention);
@@ -16,7 +16,7 @@ time, and are then kept in one index file per (paths, settings, working folder):
   question touches that file.
 
 A warm `explain` stats the folders (a file added, removed or renamed changes its
-folder's mtime), the `.gitignore` files and each Python file. Unchanged files are taken
+folder's mtime), the ignore files and each Python file. Unchanged files are taken
 from the index without reading them; changed or new files go through ``engine.run.facts_json``
 (the per-file cache, analysing only misses), and the index is rewritten atomically.
 Facts are decoded only for the files the question touches (found through the
@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable
 from agentlint import __version__
 from agentlint.engine.cache import Cache
 from agentlint.engine.config import Settings
-from agentlint.engine.discovery import _Matcher, display_path, walk_tree
+from agentlint.engine.discovery import _Matcher, display_path, ignore_files_of, stamps_hold, walk_tree
 from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
 from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head_name
@@ -49,7 +49,7 @@ from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
 from agentlint.facts.types import FACTS_VERSION
 from agentlint.facts.source import read_regular
 
-INDEX_FORMAT = 9
+INDEX_FORMAT = 10
 RACY_NS = 2_000_000_000
 
 TEXT_SUFFIXES = (
@@ -305,6 +305,7 @@ class Walk:
     problems: list[tuple[str, str]] = field(default_factory=list)
     dirs: dict[str, int] = field(default_factory=dict)
     gitignores: dict[str, int | None] = field(default_factory=dict)
+    """Each ignore file looked for -> its mtime (``discovery.ignore_files_of``)."""
 
 
 def _kind(name: str) -> bool | None:
@@ -316,7 +317,7 @@ def _kind(name: str) -> bool | None:
 
 def walk(paths: list[str], settings: Settings) -> Walk:
     """The Python files `check` would check (the same order as ``discovery.discover``),
-    plus the text files, the folders walked (with mtimes) and the `.gitignore` files
+    plus the text files, the folders walked (with mtimes) and the ignore files
     consulted, honouring the same excludes and `.gitignore` rules."""
 
 
@@ -351,16 +352,8 @@ def walk(paths: list[str], settings: Settings) -> Walk:
             kind=_kind,
             on_folder=lambda folder: out.dirs.__setitem__(os.path.abspath(folder), os.stat(folder).st_mtime_ns),
         )
-    for folder in getattr(matcher, "_gitignores", {}):
-        out.gitignores[folder] = _mtime(os.path.join(folder, ".gitignore"))
+    out.gitignores = ignore_files_of(matcher)
     return out
-
-
-def _mtime(path: str) -> int | None:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
 
 
 # -- the index file ----------------------------------------------------------------------
@@ -478,13 +471,7 @@ def _write_index(path: str, header: dict, entries: list[Entry], postings: dict[s
 
 
 def _walk_still_valid(header: dict) -> bool:
-    for folder, mtime in header.get("dirs", {}).items():
-        if _mtime(folder) != mtime:
-            return False
-    for folder, mtime in header.get("gitignores", {}).items():
-        if _mtime(os.path.join(folder, ".gitignore")) != mtime:
-            return False
-    return True
+    return stamps_hold(header.get("dirs", {}), header.get("gitignores", {}))
 
 
 def _content_key(path: str, limit: int) -> str | None:

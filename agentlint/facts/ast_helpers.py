@@ -155,7 +155,7 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
     out: list[ast.AST] = []
     found = out.append
     todo = [tree]
-    queue, queue_all = todo.append, todo.extend
+    queue = todo.append
     fields_of = _CHILD_FIELDS
     for node in todo:  # the queue grows as it is read: a list's iterator takes what is appended
         cls = type(node)
@@ -167,7 +167,9 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
         for field in fields:
             value = getattr(node, field, None)
             if type(value) is _list:
-                queue_all([item for item in value if type(item) not in skipped and isinstance(item, _AST)])
+                for item in value:  # a plain loop: cheaper than a filtered list to extend with
+                    if type(item) not in skipped and isinstance(item, _AST):
+                        queue(item)
             elif type(value) not in skipped and isinstance(value, _AST):
                 queue(value)
     return out

@@ -478,8 +478,11 @@ class GuardSignals:
     The module-wide parts (registrations, call-site gates) are computed on first use."""
 
     def __init__(self, tree: ast.Module, source: str, imports: Mapping[str, str], verbs: frozenset[str],
-                 nouns: frozenset[str], keywords: frozenset[str]) -> None:
+                 nouns: frozenset[str], keywords: frozenset[str], calls: "list[ast.Call] | None" = None) -> None:
         self.tree = tree
+        self._calls = calls
+        """The module's calls in `ast.walk` order when the agent model has them (its tool
+        finder walks the module once for every finder), else found on first use."""
         self.source = source
         self.imports = imports
         self.verbs = verbs
@@ -563,7 +566,8 @@ class GuardSignals:
         if self._registered is None:
             self._registered = {}
             if self.may_register and _has_registration_text(self.source, self.keywords):
-                for node in nodes_of(self.tree, (ast.Call,)):
+                calls = self._calls if self._calls is not None else nodes_of(self.tree, (ast.Call,))
+                for node in calls:
                     self._registrations(node, self._registered)  # type: ignore[arg-type]
         return self._registered
 

@@ -58,10 +58,12 @@ _KIND_TEXT = {
 
 
 def candidates(
-    tree: ast.Module, source: str, imports: Mapping[str, str], settings: Mapping[str, Any]
+    tree: ast.Module, source: str, imports: Mapping[str, str], settings: Mapping[str, Any],
+    calls: "list[ast.Call] | None" = None,
 ) -> Iterator[tuple[ast.AST, Body, Verdict]]:
     """The functions of ``tree`` that are guards with a two-valued verdict (no agent
-    model needed: the engine asks this first for files without agent vocabulary)."""
+    model needed: the engine asks this first for files without agent vocabulary).
+    ``calls``: the module's calls in `ast.walk` order, when the agent model has them."""
     module = None
     signals = GuardSignals(
         tree,
@@ -70,6 +72,7 @@ def candidates(
         frozenset(settings.get("guard-verbs", guards.VERDICT_VERBS)),
         frozenset(settings.get("guard-nouns", guards.VERDICT_NOUNS)),
         frozenset(settings.get("guard-keywords", guards.GUARD_KEYWORDS)),
+        calls,
     )
     defs = list(functions(tree))
     for func, owner in defs:
@@ -107,7 +110,8 @@ class BooleanGuardVerdict(ModelRule):
     def check(self) -> Sequence[Diagnostic]:
         model = self.context.model
         fallibility = Fallibility(model, tuple(self.settings.get("fallible-callables", ())))
-        for func, body, verdict in candidates(model.tree, self.context.source, model.imports, self.settings):
+        guards_here = candidates(model.tree, self.context.source, model.imports, self.settings, model.call_nodes())
+        for func, body, verdict in guards_here:
             fold = Folds(fallibility, func, body, verdict).first()
             if fold is not None:
                 self._report(func, verdict, fold)
