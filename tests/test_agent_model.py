@@ -339,3 +339,24 @@ def test_exception_text_message_names_the_closed_outcome() -> None:
     found = {d.line: d.message for d in check_source(path.read_text(encoding="utf-8"), str(path), select=["AGL202"])}
     assert '(`{"status": "invalid_args"}` for a `ValueError`)' in found[16]
     assert '(`{"status": "unavailable"}` for a `Timeout`)' in found[25]
+
+
+def test_the_tools_alone_are_the_models_tools():
+    # AGL302's message asks which functions are tools without the rest of the model:
+    # ``tools_of`` must give exactly what the whole model gives, on every fixture.
+    from pathlib import Path
+
+    from agentlint.facts.agents.model import tools_of
+
+    with_tools = 0
+    for path in sorted((Path(__file__).resolve().parent.parent / "fixtures").rglob("*.py")):
+        source = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        facts = extract_facts(str(path), tree)
+        expected = build(tree, facts, source).tool_facts()
+        assert tools_of(tree, facts, source) == expected, path
+        with_tools += bool(expected)
+    assert with_tools > 50

@@ -171,10 +171,12 @@ def analyze_without_decision(source: str, settings):
 
 def test_a_run_of_per_file_rules_models_the_file_only_when_a_rule_asks_for_its_tools(monkeypatch):
     """AGL302 names the tool a silent handler is in: in a run of per-file rules alone the
-    agent model is built for that, and only when a handler inside a function reports."""
+    model's tool finder runs for that (not the whole model), and only when a handler
+    inside a function reports."""
     built = []
-    real = analyze.build_model
-    monkeypatch.setattr(analyze, "build_model", lambda *a: built.append(a) or real(*a))
+    real = analyze.tools_of
+    monkeypatch.setattr(analyze, "tools_of", lambda *a: built.append(a) or real(*a))
+    monkeypatch.setattr(analyze, "build_model", lambda *a: pytest.fail("the whole model was built"))
     settings = settings_for(select=["AGL302"])
     module_level = "from agents import function_tool\n\ntry:\n    import fast\nexcept Exception:\n    fast = None\n"
     found = analyze.analyze_content("tools.py", module_level.encode(), settings).diagnostics

@@ -20,7 +20,7 @@ from agentlint.engine.suppression import find_suppressions
 from agentlint.facts import notebooks
 from agentlint.facts.agents.inventory import file_model_calls
 from agentlint.facts.agents.model import build as build_model
-from agentlint.facts.agents.model import worth_modelling
+from agentlint.facts.agents.model import tools_of, worth_modelling
 from agentlint.facts.agents.receivers import Knowledge, frameworks_of
 from agentlint.facts.module import extract_facts, import_facts
 from agentlint.facts.module_names import module_name_for
@@ -237,7 +237,8 @@ class _ToolsWhenAsked:
     handler is in) in a run without model or project rules, found the first time a rule
     asks (``RuleContext.find_tools``): most files a rule parses hold no finding, and the
     tools come from the agent model. Its tool finder reads the imports alone, so neither
-    the whole facts walk nor the rest of the model (sinks, agents, model calls) is needed."""
+    the whole facts walk nor the rest of the model (agents, tool uses, sinks, model
+    calls) is needed (``model.tools_of``)."""
 
     def __init__(self, path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts,
                  settings: Settings) -> None:
@@ -257,7 +258,7 @@ class _ToolsWhenAsked:
         if not worth_modelling(content, knowledge):
             return ()
         try:
-            return build_model(tree, facts, text, knowledge).tool_facts()
+            return tools_of(tree, facts, text, knowledge)
         except RecursionError:
             return ()
         except Exception as exc:  # a bug in the agent model: say so, lose nothing else

@@ -266,6 +266,19 @@ def build(tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge 
     return FileModel(tree, facts, source, knowledge)
 
 
+def tools_of(
+    tree: ast.Module, facts: FileFacts, source: str, knowledge: Knowledge = DEFAULT_KNOWLEDGE
+) -> tuple[ToolFact, ...]:
+    """The module's tools alone, as ``build(...).tool_facts()`` gives them: the model's
+    layers up to its tools, without the agents and tool uses found after them (which
+    read the tools and change none). For a rule that only asks which functions are
+    tools, in a run that needs no other part of the model."""
+    finder = ToolFinder(tree, facts, source, knowledge)
+    finder._find_project_frameworks()
+    finder._find_tools()
+    return finder.tool_facts()
+
+
 _PREFILTER_WORDS = (b"tool", b"Tool", b"Agent", b"agent", b"input_schema", b"properties", b"kernel_function",
                     b"register_function", b"Crew", b"FunctionDeclaration", b"browser_use", b"dspy")
 
