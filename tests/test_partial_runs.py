@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -127,12 +128,12 @@ def test_a_changed_sample_without_copies_reports_nothing(samples, run_cli):
     assert _json(result) == []
 
 
-def _age(root: Path, seconds: int = 30) -> None:
-    """Every folder and file under ``root`` (and ``root``) modified ``seconds`` ago: past
-    the window in which a just-read mtime is not trusted."""
-    then = os.stat(root).st_mtime - seconds
-    for path in [root, *root.rglob("*")]:
-        os.utime(path, (then, then), follow_symlinks=False)
+def _later(monkeypatch) -> None:
+    """Runs from now on start well past the window in which a time just read is not
+    trusted (a change time cannot be set back, so the clock is moved instead)."""
+    from agentlint.engine import stat_index
+
+    monkeypatch.setattr(stat_index, "_clock", lambda: time.time() + 30)
 
 
 def _related(diagnostics) -> set[str]:
@@ -147,8 +148,7 @@ def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(projec
     settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
     Path(".gitignore").write_text("# nothing ignored yet\n", encoding="utf-8")
     passed = ["app/billing.py"]
-    engine.run(passed, settings, paths=passed)
-    _age(project)
+    _later(monkeypatch)
     first = engine.run(passed, settings, paths=passed)  # walks, and keeps the listing
     assert _related(first.diagnostics) == {"research.py", "writer.py"}
 
@@ -163,12 +163,32 @@ def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(projec
     added = engine.run(passed, settings, paths=passed)
     assert len(walks) == 1 and _related(added.diagnostics) == {"research.py", "writer.py", "extra.py"}
 
-    # an ignore file edited in place (its folder's mtime put back): walked again
-    _age(project)
+    # an ignore file edited in place (its folder's times unchanged): walked again
     engine.run(passed, settings, paths=passed)  # keeps the new listing
     walks.clear()
-    folder_times = os.stat(".").st_atime, os.stat(".").st_mtime
     Path(".gitignore").write_text("app/agents/extra.py\n", encoding="utf-8")
-    os.utime(".", folder_times)
     ignored = engine.run(passed, settings, paths=passed)
     assert len(walks) == 1 and _related(ignored.diagnostics) == {"research.py", "writer.py"}
+
+
+def test_a_folder_whose_modification_time_is_put_back_is_walked_again(project, monkeypatch):
+    # `rsync -t` and `touch -d` restore a folder's mtime after adding a file to it; its
+    # change time still moves, and the kept listing is not trusted.
+    import agentlint.engine.boundaries as boundaries
+
+    monkeypatch.chdir(project)
+    settings = settings_for(["AGL101"], root=str(project))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    passed = ["app/billing.py"]
+    _later(monkeypatch)
+    engine.run(passed, settings, paths=passed)  # keeps the listing
+    walks: list[list[str]] = []
+    real_discover = boundaries.discover
+    monkeypatch.setattr(boundaries, "discover", lambda paths, *a, **kw: walks.append(paths) or real_discover(paths, *a, **kw))
+    folder = Path("app/agents")
+    before = os.stat(folder)
+    shutil.copy(folder / "research.py", folder / "extra.py")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(folder).st_mtime_ns == before.st_mtime_ns
+    added = engine.run(passed, settings, paths=passed)
+    assert len(walks) == 1 and "extra.py" in _related(added.diagnostics)

@@ -49,7 +49,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
-from agentlint.engine.discovery import discover, mtime_of
+from agentlint.engine.discovery import discover, stamp_of
 from agentlint.engine.stat_index import StatIndex
 from agentlint.facts.types import FileFacts
 from agentlint.rules.lazy import lazy_module
@@ -80,10 +80,10 @@ def _has_marker(names: Iterable[str]) -> bool:
 class _Folder:
     """What one `os.scandir` tells about a folder."""
 
-    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules", "mtime")
+    __slots__ = ("marker", "git", "init", "code", "entry", "subfolders", "modules", "stamp")
 
     def __init__(self, path: str) -> None:
-        self.mtime = mtime_of(path) or 0
+        self.stamp = stamp_of(path)
         """Taken before the folder is read: a change while it is read shows next time."""
         files: list[str] = []
         self.subfolders: list[str] = []
@@ -133,10 +133,10 @@ class ProjectMap:
         self._apps: dict[str, str] = {}
         self._by_written: dict[str, str] = {}
 
-    def folders_read(self) -> dict[str, int]:
-        """Every folder read so far (absolute) -> its mtime then: a project listing holds
-        while they keep them (``StatIndex.listing``)."""
-        return {path: folder.mtime for path, folder in self._folders.items()}
+    def folders_read(self) -> "dict[str, list[int] | None]":
+        """Every folder read so far (absolute) -> its ``stamp_of`` then: a project
+        listing holds while they keep them (``StatIndex.listing``)."""
+        return {path: folder.stamp for path, folder in self._folders.items()}
 
     def root_for(self, path: str) -> str:
         # by the folder as written: a project's files are asked for one by one, and the

@@ -31,41 +31,46 @@ class Discovery:
     problems: list[PathProblem] = field(default_factory=list)
     real_paths: list[str] = field(default_factory=list)
     """The resolved path of each of ``files`` (the walk knows it without asking again)."""
-    folders: dict[str, int] = field(default_factory=dict)
-    """With ``discover(watch=True)``: each folder read (absolute) -> its mtime."""
-    ignore_files: dict[str, int | None] = field(default_factory=dict)
-    """...and each ignore file the walk looked for -> its mtime (None: there is none).
-    See ``stamps_hold``."""
+    folders: "dict[str, list[int] | None]" = field(default_factory=dict)
+    """With ``discover(watch=True)``: each folder read (absolute) -> its ``stamp_of``."""
+    ignore_files: "dict[str, list[int] | None]" = field(default_factory=dict)
+    """...and each ignore file the walk looked for -> its ``stamp_of`` (None: there is
+    none). See ``stamps_hold``."""
 
 
-def mtime_of(path: str) -> int | None:
+def stamp_of(path: str) -> list[int] | None:
+    """A folder's or file's modification and change times (ns), or None when it is
+    gone. The change time moves whenever the modification time does, and also when a
+    tool puts the modification time back (`rsync -t`, `touch -d`); the modification
+    time is kept for Windows, where the change time is the creation time."""
     try:
-        return os.stat(path).st_mtime_ns
+        st = os.stat(path)
     except OSError:
         return None
+    return [st.st_mtime_ns, st.st_ctime_ns]
 
 
-def stamps_hold(folders: dict[str, int], ignore_files: dict[str, int | None]) -> bool:
+def stamps_hold(folders: "dict[str, list[int] | None]", ignore_files: "dict[str, list[int] | None]") -> bool:
     """Whether a walk that read ``folders`` and looked for ``ignore_files`` (with the
-    mtimes it saw) would find the same files now: a file added, removed or renamed
-    changes its folder's mtime, and an ignore file written changes its own."""
-    for path, mtime in (*folders.items(), *ignore_files.items()):
-        if mtime_of(path) != mtime:
+    stamps it saw) would find the same files now: a file added, removed or renamed
+    changes its folder's times, and an ignore file written changes its own."""
+    for path, stamp in (*folders.items(), *ignore_files.items()):
+        if stamp_of(path) != stamp:
             return False
     return True
 
 
-def ignore_files_of(matcher: "_Matcher | _TreeMatcher") -> dict[str, int | None]:
-    """The ignore files ``matcher`` looked for, with their mtimes: the `.gitignore` of
+def ignore_files_of(matcher: "_Matcher | _TreeMatcher") -> dict[str, list[int] | None]:
+    """The ignore files ``matcher`` looked for, with their stamps: the `.gitignore` of
     every folder it consulted (those above the walk's top too) and the repository's
     `info/exclude`."""
-    found: dict[str, int | None] = {}
+    found: dict[str, list[int] | None] = {}
     for folder in matcher._gitignores:
-        found[os.path.join(folder, ".gitignore")] = mtime_of(os.path.join(folder, ".gitignore"))
+        found[os.path.join(folder, ".gitignore")] = stamp_of(os.path.join(folder, ".gitignore"))
         if matcher._ignores.chain(folder)[0] == folder:
             exclude = _info_exclude(folder)
             if exclude is not None:
-                found[exclude] = mtime_of(exclude)
+                found[exclude] = stamp_of(exclude)
     return found
 
 
@@ -536,7 +541,7 @@ def _walk(
     watch: bool = False,
 ) -> None:
     def read(folder: str) -> None:
-        out.folders[os.path.abspath(folder)] = mtime_of(folder) or 0
+        out.folders[os.path.abspath(folder)] = stamp_of(folder)
 
     walk_tree(
         top,

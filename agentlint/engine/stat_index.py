@@ -12,9 +12,9 @@ the modification time (`cp -p`, `rsync -t`, `touch -d`) does not fool it either.
 For a partial run (pre-commit passes the changed files), the index also keeps a digest
 of each content key's project facts: when the project files' digests are those of a
 remembered project phase, its findings hold and no other file's facts are read. It also
-keeps the files of the project the walk found (a listing), with the mtimes of the
+keeps the files of the project the walk found (a listing), with the times of the
 folders it read and of the ignore files it looked for: while those hold, the project
-is not walked again (a file added, removed or renamed changes its folder's mtime).
+is not walked again (a file added, removed or renamed changes its folder's times).
 
 A file modified twice within one tick of the filesystem's clock keeps the same times:
 an entry is recorded only for a file whose times are older than the start of the run by
@@ -133,13 +133,14 @@ class StatIndex:
         return found["files"]
 
     def keep_listing(
-        self, key: str, files: list[list[str]], folders: dict[str, int], ignores: dict[str, int | None],
+        self, key: str, files: list[list[str]], folders: "dict[str, list[int] | None]",
+        ignores: "dict[str, list[int] | None]",
     ) -> None:
-        """Keep what a walk found (``files``) under ``key``, with the mtimes it saw:
-        only when none is recent (a folder changed within one clock tick of the walk
-        keeps its mtime, as a file does)."""
+        """Keep what a walk found (``files``) under ``key``, with the stamps it saw
+        (``discovery.stamp_of``): only when none is recent (a folder changed within one
+        clock tick of the walk keeps its times, as a file does)."""
         stamps = [*folders.values(), *ignores.values()]
-        if any(m is not None and m >= self._trusted_before for m in stamps):
+        if any(stamp is not None and max(stamp) >= self._trusted_before for stamp in stamps):
             return
         listings = {key: {"folders": folders, "ignores": ignores, "files": files}}
         listings.update((k, v) for k, v in self._listings.items() if k != key and len(listings) < MAX_LISTINGS)

@@ -4,8 +4,9 @@
 grep fallback searches. Both come from the per-file cache (``engine.run.facts_json``) the first
 time, and are then kept in one index file per (paths, settings, working folder):
 
-- a header (JSON, one line): the folders walked and their mtimes, the ignore files
-  looked for (`.gitignore`, `info/exclude`) and their mtimes, and the text files found;
+- a header (JSON, one line): the folders walked and the ignore files looked for
+  (`.gitignore`, `info/exclude`), with their modification and change times, and the
+  text files found;
 - one line per Python file: display path, size, mtime (ns), content key, module, and
   where its facts sit in the data part of the file (compact JSON, then its calls and
   reads as text lines, then the identifier segments they mention);
@@ -16,7 +17,7 @@ time, and are then kept in one index file per (paths, settings, working folder):
   question touches that file.
 
 A warm `explain` stats the folders (a file added, removed or renamed changes its
-folder's mtime), the ignore files and each Python file. Unchanged files are taken
+folder's times), the ignore files and each Python file. Unchanged files are taken
 from the index without reading them; changed or new files go through ``engine.run.facts_json``
 (the per-file cache, analysing only misses), and the index is rewritten atomically.
 Facts are decoded only for the files the question touches (found through the
@@ -41,7 +42,7 @@ from typing import Any, Callable, Iterable
 from agentlint import __version__
 from agentlint.engine.cache import Cache
 from agentlint.engine.config import Settings
-from agentlint.engine.discovery import _Matcher, display_path, ignore_files_of, stamps_hold, walk_tree
+from agentlint.engine.discovery import _Matcher, display_path, ignore_files_of, stamp_of, stamps_hold, walk_tree
 from agentlint.engine.files import atomic_write
 from agentlint.engine.run import facts_json
 from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head_name
@@ -303,9 +304,10 @@ class Walk:
     py_files: list[str] = field(default_factory=list)
     text_files: list[str] = field(default_factory=list)
     problems: list[tuple[str, str]] = field(default_factory=list)
-    dirs: dict[str, int] = field(default_factory=dict)
-    gitignores: dict[str, int | None] = field(default_factory=dict)
-    """Each ignore file looked for -> its mtime (``discovery.ignore_files_of``)."""
+    dirs: "dict[str, list[int] | None]" = field(default_factory=dict)
+    """Each folder walked -> its ``discovery.stamp_of``."""
+    gitignores: "dict[str, list[int] | None]" = field(default_factory=dict)
+    """Each ignore file looked for -> its stamp (``discovery.ignore_files_of``)."""
 
 
 def _kind(name: str) -> bool | None:
@@ -350,7 +352,7 @@ def walk(paths: list[str], settings: Settings) -> Walk:
             add,
             lambda display, reason: out.problems.append((display, reason)),
             kind=_kind,
-            on_folder=lambda folder: out.dirs.__setitem__(os.path.abspath(folder), os.stat(folder).st_mtime_ns),
+            on_folder=lambda folder: out.dirs.__setitem__(os.path.abspath(folder), stamp_of(folder)),
         )
     out.gitignores = ignore_files_of(matcher)
     return out
