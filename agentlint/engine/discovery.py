@@ -363,7 +363,7 @@ def discover(
     """The files to check under ``paths``. A folder given is walked even when an
     exclude or a `.gitignore` names it (as ruff does); with ``force_exclude`` the
     excludes apply to the paths given too (pre-commit passes every changed file).
-    ``watch``: fill ``Discovery.folders`` and ``gitignores``, to tell later whether the
+    ``watch``: fill ``Discovery.folders`` and ``ignore_files``, to tell later whether the
     walk would find the same files (``stamps_hold``)."""
     resolver = settings if isinstance(settings, Resolver) else Resolver.single(settings)
     out = Discovery()
