@@ -19,7 +19,7 @@ def _drop_current_folder() -> None:
 
 _drop_current_folder()
 
-from agentlint.cli.main import main  # noqa: E402  (after the path is safe)
+from agentlint.cli.entry import entry_point  # noqa: E402  (after the path is safe)
 
 if __name__ == "__main__":
-    main()
+    entry_point()

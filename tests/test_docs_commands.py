@@ -384,4 +384,4 @@ def test_configuration_reference_lists_every_rule_setting():
 def test_distribution_name_matches_pyproject():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert data["project"]["name"] == DISTRIBUTION
-    assert data["project"]["scripts"]["agentlint"] == "agentlint.cli.main:main"
+    assert data["project"]["scripts"]["agentlint"] == "agentlint.cli.entry:entry_point"

@@ -99,3 +99,45 @@ def test_pattern_and_temporary_file_modules_load_only_when_needed(tmp_path):
     (tmp_path / ".gitignore").write_text("build/\n")
     code, loaded = _loaded(tmp_path, "check", "--no-cache", "tools.py")
     assert code == 1 and "pathspec" in loaded
+
+
+# The program itself (its console script runs ``cli.entry``), counting the collections
+# that start before the start-up objects are frozen.
+PROGRAM = textwrap.dedent(
+    """\
+    import gc, json, sys
+    early = []
+    gc.callbacks.append(lambda phase, info: phase == "start" and not gc.get_freeze_count() and early.append(1))
+    sys.argv = ["agentlint", *sys.argv[1:]]
+    code = None
+    try:
+        import agentlint.cli.entry
+        agentlint.cli.entry.entry_point()
+    except SystemExit as exc:
+        code = exc.code
+    print(json.dumps({"code": code, "early": len(early), "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+    """
+)
+
+
+def test_the_program_collects_no_garbage_while_it_loads_and_code_calling_it_keeps_its_collector(tmp_path):
+    (tmp_path / "tools.py").write_text(SILENT)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, "check", "--no-cache", "tools.py"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert data["code"] == 1  # the finding: the run went through
+    assert data["enabled"] and data["frozen"] > 10_000
+    # only the imports of the module that pauses it may see collections (`typing`)
+    assert data["early"] <= 5
+    # click's test runner, or any code calling ``main``: the collector is left alone
+    caller = PROGRAM.replace("import agentlint.cli.entry\n    agentlint.cli.entry.entry_point()",
+                             "from agentlint.cli.main import main\n    main()")
+    assert caller != PROGRAM
+    proc = subprocess.run(
+        [sys.executable, "-c", caller, "check", "--no-cache", "tools.py"], cwd=tmp_path, capture_output=True, text=True,
+        check=False,
+    )
+    left_alone = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert left_alone["code"] == 1 and left_alone["frozen"] == 0 and left_alone["early"] > 20

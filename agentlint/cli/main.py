@@ -12,6 +12,7 @@ import click
 
 from agentlint import DISTRIBUTION, __version__
 from agentlint.cli.common import EXIT_ERROR
+from agentlint.engine.collector import start_up_done
 
 COMMANDS = {
     "calls": "agentlint.cli.calls",
@@ -53,7 +54,9 @@ class _Commands(click.Group):
         module = COMMANDS.get(cmd_name)
         if module is None:
             return None
-        return getattr(importlib.import_module(module), cmd_name)
+        command = getattr(importlib.import_module(module), cmd_name)
+        start_up_done()  # most of what the command needs is loaded (see ``cli.entry``)
+        return command
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
