@@ -13,6 +13,7 @@ import pytest
 
 from agentlint.engine import run as engine
 from agentlint.api import settings_for
+from agentlint.engine.boundaries import ProjectMap
 from agentlint.engine.cache import Cache
 from agentlint.engine.cache import facts_only_key
 
@@ -192,3 +193,33 @@ def test_a_folder_whose_modification_time_is_put_back_is_walked_again(project, m
     assert os.stat(folder).st_mtime_ns == before.st_mtime_ns
     added = engine.run(passed, settings, paths=passed)
     assert len(walks) == 1 and "extra.py" in _related(added.diagnostics)
+
+
+def test_the_project_phase_after_a_kept_listing_reads_no_folder_of_the_listed_files(project, monkeypatch):
+    # The listing holds only files of the passed file's project: the project phase takes
+    # their project from it instead of reading their folders again.
+    import agentlint.engine.boundaries as boundaries
+
+    monkeypatch.chdir(project)
+    settings = settings_for(["AGL101"], root=str(project))
+    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    passed = ["app/billing.py"]
+    _later(monkeypatch)
+    read: list[str] = []
+    real_folder = boundaries._Folder
+    monkeypatch.setattr(boundaries, "_Folder", lambda path: read.append(path) or real_folder(path))
+    first = engine.run(passed, settings, paths=passed)  # walks, and keeps the listing
+    assert _related(first.diagnostics) == {"research.py", "writer.py"}
+    assert any(path.endswith(os.path.join("app", "agents")) for path in read)
+    read.clear()
+    again = engine.run(passed, settings, paths=passed)
+    assert again.diagnostics == first.diagnostics
+    assert read and not any(path.endswith(os.path.join("app", "agents")) for path in read)
+
+
+def test_a_seeded_project_map_reads_no_folder(tmp_path):
+    settings = settings_for(["AGL401"], root=str(tmp_path))
+    projects = ProjectMap(settings)
+    projects.seed(["app/agents/a.py", "app/agents/b.py"], "/somewhere/app")
+    assert projects.root_for("app/agents/b.py") == "/somewhere/app"
+    assert projects.folders_read() == {}

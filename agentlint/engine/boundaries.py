@@ -133,6 +133,13 @@ class ProjectMap:
         self._apps: dict[str, str] = {}
         self._by_written: dict[str, str] = {}
 
+    def seed(self, paths: Iterable[str], root: str) -> None:
+        """Take ``root`` as the project of ``paths`` without reading their folders: a
+        kept project listing holds only files whose root it is, and its folders have
+        not changed since (``context_files``)."""
+        for path in paths:
+            self._by_written.setdefault(os.path.dirname(path), root)
+
     def folders_read(self) -> "dict[str, list[int] | None]":
         """Every folder read so far (absolute) -> its ``stamp_of`` then: a project
         listing holds while they keep them (``StatIndex.listing``)."""
@@ -340,7 +347,9 @@ def context_files(
     for root in roots:
         key = _listing_key(root, walked, settings)
         files = listings.listing(key) if listings is not None else None
-        if files is None:
+        if files is not None:
+            projects.seed((path for path, _ in files), root)  # the project phase asks again
+        else:
             here = discover([root], settings, skip_folders=walked, watch=listings is not None)
             files = [[path, real] for path, real in zip(here.files, here.real_paths) if projects.root_for(path) == root]
             if listings is not None:

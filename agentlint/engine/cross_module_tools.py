@@ -354,12 +354,13 @@ def _through_imports(path: str, text: str, tree, file_facts: FileFacts, knowledg
 
 
 def declare_in_projects(
-    facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
+    facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True, projects: ProjectMap | None = None,
 ) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
     """``declare`` within each project (``engine.boundaries``): the findings, and each
-    project's facts with the tools found across modules added."""
+    project's facts with the tools found across modules added. ``projects``: the run's
+    project map, when it has one (its folders read already)."""
     found: list[Diagnostic] = []
-    groups = split_by_project(facts, ProjectMap(settings))
+    groups = split_by_project(facts, projects or ProjectMap(settings))
     for index, group in enumerate(groups):
         diagnostics, groups[index] = declare(group, settings, with_rules=with_rules)
         found += diagnostics

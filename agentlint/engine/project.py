@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from agentlint.engine import cross_module_tools
+from agentlint.engine.boundaries import ProjectMap
 from agentlint.engine.config import Settings
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
@@ -16,14 +17,17 @@ from agentlint.rules.builtin import crash_diagnostic
 from agentlint.rules.diagnostics import Diagnostic
 
 
-def project_phase(facts: Mapping[str, FileFacts], settings: Settings) -> list[Diagnostic]:
+def project_phase(
+    facts: Mapping[str, FileFacts], settings: Settings, projects: ProjectMap | None = None
+) -> list[Diagnostic]:
     """The project rules, run once per project (``boundaries``: a monorepo of independent
-    applications is several projects, which never see each other's facts)."""
+    applications is several projects, which never see each other's facts). ``projects``:
+    the run's project map, when it has one."""
     selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
     if not facts:
         return []
     # tools declared in one module and passed as tools in another, per project
-    out, groups = cross_module_tools.declare_in_projects(facts, settings)
+    out, groups = cross_module_tools.declare_in_projects(facts, settings, projects=projects)
     for cls in selected:
         rule_settings = rule_settings_of(cls, settings)
         for group in groups:

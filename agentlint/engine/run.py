@@ -127,6 +127,9 @@ def run_groups(
     project_keys: list[str | None] = [None] * len(groups)
     others: "list[list[str] | None]" = [None] * len(groups)
     """Per group, the files of its projects that were not passed, once known."""
+    projects = [boundaries.ProjectMap(settings) for settings, _ in groups]
+    """Per group, which project each file belongs to: found once for the files of a
+    partial run and the project phase after it."""
     for index, (settings, files) in enumerate(groups):
         cache, keep = caches[index], keeps[index]
         keys: dict[str, str] = {}
@@ -144,9 +147,7 @@ def run_groups(
             # Nothing changed since the last run of these files (same contents, same
             # settings, no file of their projects left out): its project findings hold,
             # and no file's facts need reading.
-            others[index] = boundaries.context_files(
-                files, paths, settings, boundaries.ProjectMap(settings), indexes[index]
-            )
+            others[index] = boundaries.context_files(files, paths, settings, projects[index], indexes[index])
             if not others[index]:
                 project_keys[index] = cache.project_key(
                     [(f"{p}\0{os.path.abspath(p)}", keys.get(p, "-")) for p in files]
@@ -192,7 +193,9 @@ def run_groups(
         cache, project_key, stat_index = caches[index], project_keys[index], indexes[index]
         context = None
         if keeps[index] and paths is not None:
-            other_files = _other_files(group_results, paths, settings, settings_of, others[index], stat_index)
+            other_files = _other_files(
+                group_results, paths, settings, settings_of, others[index], stat_index, projects[index]
+            )
             if others[index]:  # a partial run with a cache
                 remember = remember_partial and keeps[index] == "project"
                 context, project_key, remembered[index] = _partial_phase(
@@ -204,7 +207,7 @@ def run_groups(
         found: list[list[Diagnostic]] = []
         diagnostics = finalize(
             group_results, settings, registry.all_rules(), context=context,
-            project_diagnostics=remembered[index], on_project=found.append,
+            project_diagnostics=remembered[index], on_project=found.append, projects=projects[index],
         )
         if cache is not None and project_key is not None and remembered[index] is None and found and not crashes:
             cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]])
@@ -246,16 +249,16 @@ def facts_json(
 def _other_files(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings,
     settings_of: Callable[[str], Settings] | None = None, others: list[str] | None = None,
-    listings: StatIndex | None = None,
+    listings: StatIndex | None = None, projects: "boundaries.ProjectMap | None" = None,
 ) -> list[str]:
     """The files of the checked files' projects that were not checked (those of the same
     configuration, when ``settings_of`` tells); ``others``: those files, when the caller
-    found them already. ``listings``: see ``boundaries.context_files``."""
+    found them already. ``listings`` and ``projects``: see ``boundaries.context_files``."""
     if not project_phase_wanted(settings):
         return []
     if others is None:
         others = boundaries.context_files(
-            [p for p in results if p != "-"], paths, settings, boundaries.ProjectMap(settings), listings
+            [p for p in results if p != "-"], paths, settings, projects or boundaries.ProjectMap(settings), listings
         )
     if settings_of is not None:
         others = [p for p in others if settings_of(p) is settings]
