@@ -141,21 +141,33 @@ def _related(diagnostics) -> set[str]:
     return {Path(r.path).name for d in diagnostics for r in d.related}
 
 
-def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(project, monkeypatch):
-    import agentlint.engine.boundaries as boundaries
-
+def _listing_settings(project: Path, monkeypatch):
+    """AGL101 with a cache inside ``project``, run from there, on a clock past the window
+    in which a just-read time is not trusted (so a walk's listing is kept)."""
     monkeypatch.chdir(project)
     settings = settings_for(["AGL101"], root=str(project))
-    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    _later(monkeypatch)
+    return type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+
+
+def _counting(monkeypatch, name: str) -> list:
+    """Calls of ``boundaries.<name>`` from now on (their first argument), passed through."""
+    import agentlint.engine.boundaries as boundaries
+
+    calls: list = []
+    real = getattr(boundaries, name)
+    monkeypatch.setattr(boundaries, name, lambda first, *a, **kw: calls.append(first) or real(first, *a, **kw))
+    return calls
+
+
+def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(project, monkeypatch):
+    settings = _listing_settings(project, monkeypatch)
     Path(".gitignore").write_text("# nothing ignored yet\n", encoding="utf-8")
     passed = ["app/billing.py"]
-    _later(monkeypatch)
     first = engine.run(passed, settings, paths=passed)  # walks, and keeps the listing
     assert _related(first.diagnostics) == {"research.py", "writer.py"}
 
-    walks: list[list[str]] = []
-    real_discover = boundaries.discover
-    monkeypatch.setattr(boundaries, "discover", lambda paths, *a, **kw: walks.append(paths) or real_discover(paths, *a, **kw))
+    walks = _counting(monkeypatch, "discover")
     again = engine.run(passed, settings, paths=passed)
     assert walks == [] and again.diagnostics == first.diagnostics
 
@@ -175,17 +187,10 @@ def test_a_kept_project_listing_spares_the_walk_until_the_project_changes(projec
 def test_a_folder_whose_modification_time_is_put_back_is_walked_again(project, monkeypatch):
     # `rsync -t` and `touch -d` restore a folder's mtime after adding a file to it; its
     # change time still moves, and the kept listing is not trusted.
-    import agentlint.engine.boundaries as boundaries
-
-    monkeypatch.chdir(project)
-    settings = settings_for(["AGL101"], root=str(project))
-    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    settings = _listing_settings(project, monkeypatch)
     passed = ["app/billing.py"]
-    _later(monkeypatch)
     engine.run(passed, settings, paths=passed)  # keeps the listing
-    walks: list[list[str]] = []
-    real_discover = boundaries.discover
-    monkeypatch.setattr(boundaries, "discover", lambda paths, *a, **kw: walks.append(paths) or real_discover(paths, *a, **kw))
+    walks = _counting(monkeypatch, "discover")
     folder = Path("app/agents")
     before = os.stat(folder)
     shutil.copy(folder / "research.py", folder / "extra.py")
@@ -198,16 +203,9 @@ def test_a_folder_whose_modification_time_is_put_back_is_walked_again(project, m
 def test_the_project_phase_after_a_kept_listing_reads_no_folder_of_the_listed_files(project, monkeypatch):
     # The listing holds only files of the passed file's project: the project phase takes
     # their project from it instead of reading their folders again.
-    import agentlint.engine.boundaries as boundaries
-
-    monkeypatch.chdir(project)
-    settings = settings_for(["AGL101"], root=str(project))
-    settings = type(settings)(**{**settings.__dict__, "cache_dir": str(project / ".agentlint_cache")})
+    settings = _listing_settings(project, monkeypatch)
     passed = ["app/billing.py"]
-    _later(monkeypatch)
-    read: list[str] = []
-    real_folder = boundaries._Folder
-    monkeypatch.setattr(boundaries, "_Folder", lambda path: read.append(path) or real_folder(path))
+    read = _counting(monkeypatch, "_Folder")
     first = engine.run(passed, settings, paths=passed)  # walks, and keeps the listing
     assert _related(first.diagnostics) == {"research.py", "writer.py"}
     assert any(path.endswith(os.path.join("app", "agents")) for path in read)
