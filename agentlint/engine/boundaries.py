@@ -49,7 +49,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.cache import Cache, cached_facts
 from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
-from agentlint.engine.discovery import discover, stamp_of
+from agentlint.engine.discovery import discover, is_below, stamp_of
 from agentlint.engine.stat_index import StatIndex
 from agentlint.facts.types import FileFacts
 from agentlint.rules.lazy import lazy_module
@@ -343,7 +343,7 @@ def context_files(
     # only the rest of each project is walked, and the passed paths are resolved only
     # when that finds any file.
     walked = frozenset(os.path.realpath(g) for g in given if os.path.isdir(g))
-    found: list[tuple[str, str, str]] = []
+    found: list[list[str]] = []
     for root in roots:
         key = _listing_key(root, walked, settings)
         files = listings.listing(key) if listings is not None else None
@@ -356,22 +356,18 @@ def context_files(
                 # the folders above the root are left out: one changes whenever a sibling
                 # of the project does (a temporary folder), and a marker added there
                 # would move the passed files' root, which is part of the key
-                inside = {f: m for f, m in projects.folders_read().items() if _at_or_below(f, root)}
+                inside = {f: m for f, m in projects.folders_read().items() if is_below(f, root)}
                 listings.keep_listing(key, files, {**here.folders, **inside}, here.ignore_files)
-        found += [(root, path, real) for path, real in files]
+        found += files
     if not found:
         return []
     seen = {os.path.realpath(p) for p in passed}
     out: list[str] = []
-    for _root, path, real in found:
+    for path, real in found:
         if real not in seen:
             seen.add(real)
             out.append(path)
     return out
-
-
-def _at_or_below(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _listing_key(root: str, walked: frozenset[str], settings: Settings) -> str:

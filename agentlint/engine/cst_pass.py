@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 from agentlint.engine.config import Settings
 from agentlint.facts.ast_helpers import first_line
 from agentlint.facts.types import FileFacts, ToolFact
-from agentlint.rules.api import Region, RuleContext
+from agentlint.rules.api import REGION_CUTS, Region, RuleContext
 from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
 from agentlint.rules.lazy import libcst_module
@@ -66,16 +66,13 @@ def run_on_statements(
                          whole_text=text, find_tools=find_tools)
 
 
-_CUT = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
 def _chosen(body: list[ast.stmt], region: "Region", spans: list[tuple[int, int]]) -> ast.stmt:
     """The statement of ``body`` that ``region`` names, a copy holding only the members
     it names when it names some, with the (0-based, end excluded) line spans it keeps
     appended to ``spans``."""
     index, members = (region, None) if isinstance(region, int) else region
     statement = body[index]
-    if members is not None and type(statement) in _CUT:
+    if members is not None and type(statement) in REGION_CUTS:
         inner = statement.body  # type: ignore[attr-defined]
         header_end = first_line(inner[0]) - 1
         if header_end > statement.lineno - 1:  # the body starts on a line of its own

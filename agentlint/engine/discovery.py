@@ -66,7 +66,8 @@ def ignore_files_of(matcher: "_Matcher | _TreeMatcher") -> dict[str, list[int] |
     `info/exclude`."""
     found: dict[str, list[int] | None] = {}
     for folder in matcher._gitignores:
-        found[os.path.join(folder, ".gitignore")] = stamp_of(os.path.join(folder, ".gitignore"))
+        gitignore = os.path.join(folder, ".gitignore")
+        found[gitignore] = stamp_of(gitignore)
         if matcher._ignores.chain(folder)[0] == folder:
             exclude = _info_exclude(folder)
             if exclude is not None:
@@ -155,7 +156,8 @@ def _info_exclude(top: str) -> str | None:
     return os.path.join(gitdir, "info", "exclude")
 
 
-def _is_below(path: str, folder: str) -> bool:
+def is_below(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or inside it (both absolute and normalised)."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -295,7 +297,7 @@ class _Matcher:
             spec = self._ignores.spec(base)
             if top is not None:
                 top_abs = top_abs or os.path.abspath(top)
-                if top_abs != base and _is_below(top_abs, base):
+                if top_abs != base and is_below(top_abs, base):
                     spec = self._pardon(spec, base, top_abs, base)
             rel = (self._rel(absolute, base) or "") + ("/" if is_dir else "")
             result = spec.check_file(rel)
@@ -346,7 +348,7 @@ class _TreeMatcher:
         while True:
             folder = os.path.dirname(current)
             matcher = self.in_folder(folder)
-            inside = current != matcher.root and _is_below(current, matcher.root)
+            inside = current != matcher.root and is_below(current, matcher.root)
             if not inside and not first:
                 return False
             if matcher.excluded(current, is_dir):

@@ -248,8 +248,8 @@ def facts_json(
 
 def _other_files(
     results: Mapping[str, FileResult], paths: Sequence[str], settings: Settings,
-    settings_of: Callable[[str], Settings] | None = None, others: list[str] | None = None,
-    listings: StatIndex | None = None, projects: "boundaries.ProjectMap | None" = None,
+    settings_of: Callable[[str], Settings] | None, others: list[str] | None, listings: StatIndex | None,
+    projects: boundaries.ProjectMap,
 ) -> list[str]:
     """The files of the checked files' projects that were not checked (those of the same
     configuration, when ``settings_of`` tells); ``others``: those files, when the caller
@@ -257,9 +257,7 @@ def _other_files(
     if not project_phase_wanted(settings):
         return []
     if others is None:
-        others = boundaries.context_files(
-            [p for p in results if p != "-"], paths, settings, projects or boundaries.ProjectMap(settings), listings
-        )
+        others = boundaries.context_files([p for p in results if p != "-"], paths, settings, projects, listings)
     if settings_of is not None:
         others = [p for p in others if settings_of(p) is settings]
     return others

@@ -21,7 +21,7 @@ from typing import Iterable
 from agentlint.facts.ast_helpers import call_chain
 from agentlint.knowledge import recording
 from agentlint.knowledge.words import name_words
-from agentlint.rules.api import Region
+from agentlint.rules.api import REGION_CUTS, Region
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 """What runs inside these does not run in the handler (the rule's ``nested_scopes``)."""
@@ -60,7 +60,7 @@ def candidate_statements(
     def regions(body: list[ast.stmt]) -> "list[Region]":
         found: "list[Region]" = []
         for index, statement in enumerate(body):
-            if type(statement) in _CUT:
+            if type(statement) in REGION_CUTS:
                 # a class or function holds a handler where one of its members does
                 inner = regions(statement.body)  # type: ignore[attr-defined]
                 if inner:
@@ -71,11 +71,6 @@ def candidate_statements(
         return found
 
     return regions(tree.body)
-
-
-_CUT = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-"""The statements given with some of their members only (a report needs their headers:
-the class and function names and decorators around the handler)."""
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")

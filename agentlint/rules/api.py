@@ -51,6 +51,10 @@ Region = Union[int, Tuple[int, Tuple["Region", ...]]]
 """A statement (its index in its body), or a class or function with some of its members
 only (its index, and the regions of its body that are kept) (``Rule.cst_regions``)."""
 
+REGION_CUTS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+"""The statements a region may give with some of their members only (a report needs
+their headers: the class and function names and decorators around it)."""
+
 Located = Tuple["cst.CSTNode", Tuple["cst.CSTNode", ...]]
 """A node with its ancestors (outermost first): enough for the engine to find its
 position without a whole-module position pass."""

@@ -67,6 +67,7 @@ _PROJECT: tuple[Entry, ...] = (
 """Rules over the facts of every file of a project."""
 
 _KINDS: dict[str, tuple[Entry, ...]] = {"per-file": _PER_FILE, "model": _MODEL, "project": _PROJECT}
+_ALL: tuple[Entry, ...] = (*_PER_FILE, *_MODEL, *_PROJECT)
 
 
 @lru_cache(maxsize=None)
@@ -107,7 +108,7 @@ _ENGINE_MODULES = {
 
 def rule_module(code: str) -> str:
     """The dotted name of the module that reports ``code`` (not imported)."""
-    for entry in (*_PER_FILE, *_MODEL, *_PROJECT):
+    for entry in _ALL:
         if entry.meta.code == code:
             return entry.module
     return _ENGINE_MODULES[code]
@@ -117,5 +118,5 @@ def rule_module(code: str) -> str:
 def all_rules() -> dict[str, RuleMeta]:
     """Every code with its metadata, sorted by code."""
     metas = [*ENGINE_CODES, UNUSED_SUPPRESSION]
-    metas += [entry.meta for entry in (*_PER_FILE, *_MODEL, *_PROJECT)]
+    metas += [entry.meta for entry in _ALL]
     return {m.code: m for m in sorted(metas, key=lambda m: m.code)}
