@@ -7,7 +7,7 @@ them), read from one file's ``ast`` by the modules of this package.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from agentlint.knowledge.frameworks import framework_of
 
@@ -473,35 +473,24 @@ class FileFacts:
 
     @staticmethod
     def _decode(data: dict[str, Any], *, full: bool) -> "FileFacts":
-        imports = (ImportFact(**d) for d in data["imports"])
+        imports = data["imports"]
         if not full:
             # only the framework imports (AGL901 names the first one): every file's
             # imports would be most of the project facts' memory
-            imports = (i for i in imports if framework_of(i.qualified))
-        common: dict[str, Any] = dict(
-            module=data["module"],
-            imports=tuple(imports),
-            tools=tuple(ToolFact.from_json(d) for d in data.get("tools", ())),
-            agents=tuple(AgentFact.from_json(d) for d in data.get("agents", ())),
-            tool_refs=tuple(ToolRefFact.from_json(d) for d in data.get("tool_refs", ())),
-            tool_frameworks=tuple(
-                ToolFrameworkFact(**{**d, "methods": tuple(d["methods"]), "evidence": tuple(d["evidence"])})
-                for d in data.get("tool_frameworks", ())
-            ),
-            tool_uses=tuple(ToolUseFact(**d) for d in data.get("tool_uses", ())),
-            model_receivers=tuple((r[0], r[1]) for r in data.get("model_receivers", ())),
-            library_tools=data.get("library_tools", 0),
-            frameworks=tuple(data.get("frameworks", ())),
-            complete=data["complete"],
-            cost_terms=tuple(CostTermFact(**d) for d in data.get("cost_terms", ())),
-            cost_nones=tuple(SiteFact(**d) for d in data.get("cost_nones", ())),
-            price_literals=tuple(SiteFact(**d) for d in data.get("price_literals", ())),
-            model_calls=tuple(ModelCallFact(**d) for d in data.get("model_calls", ())),
-            prompt_sites=tuple(PromptSiteFact.from_json(d) for d in data.get("prompt_sites", ())),
-            prompt_blocks=tuple(data.get("prompt_blocks", ())),
-            approval_wiring=data.get("approval_wiring", ""),
-            approved_names=tuple(data.get("approved_names", ())),
-        )
+            imports = [d for d in imports if framework_of(d["qualified"])]
+        common: dict[str, Any] = {
+            "module": data["module"], "complete": data["complete"],
+            "imports": tuple([ImportFact(**d) for d in imports]),
+        }
+        # A partial run decodes the project facts of every file of the project, most of
+        # them with few kinds of facts: an absent or empty list keeps the field's default.
+        for key, decode in _PROJECT_LISTS:
+            items = data.get(key)
+            if items:
+                common[key] = tuple(items) if decode is None else tuple(map(decode, items))
+        for key in ("library_tools", "approval_wiring"):
+            if key in data:
+                common[key] = data[key]
         if not full:
             return FileFacts(**common)
         return FileFacts(
@@ -524,6 +513,32 @@ class FileFacts:
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
         )
 
+
+
+def _by_keywords(cls: type) -> Callable[[dict[str, Any]], Any]:
+    return lambda d: cls(**d)
+
+
+_PROJECT_LISTS: "tuple[tuple[str, Callable[[Any], Any] | None], ...]" = (
+    ("tools", ToolFact.from_json),
+    ("agents", AgentFact.from_json),
+    ("tool_refs", ToolRefFact.from_json),
+    ("tool_frameworks",
+     lambda d: ToolFrameworkFact(**{**d, "methods": tuple(d["methods"]), "evidence": tuple(d["evidence"])})),
+    ("tool_uses", _by_keywords(ToolUseFact)),
+    ("model_receivers", lambda r: (r[0], r[1])),
+    ("frameworks", None),
+    ("cost_terms", _by_keywords(CostTermFact)),
+    ("cost_nones", _by_keywords(SiteFact)),
+    ("price_literals", _by_keywords(SiteFact)),
+    ("model_calls", _by_keywords(ModelCallFact)),
+    ("prompt_sites", PromptSiteFact.from_json),
+    ("prompt_blocks", None),
+    ("approved_names", None),
+)
+"""The list-valued project facts (``PROJECT_FACT_KEYS`` besides the module, its
+imports, and scalars) and how one item of each is decoded from JSON (None: kept as
+it is, a string)."""
 
 PROJECT_FACT_KEYS = frozenset({
     "module", "imports", "tools", "agents", "tool_refs", "tool_frameworks", "tool_uses", "model_receivers",
