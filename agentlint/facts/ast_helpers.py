@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 import sys
 from typing import Iterator
 
@@ -110,6 +111,24 @@ def occurrences(source: str, text: str) -> Iterator[int]:
     while at != -1:
         yield at
         at = source.find(text, at + 1)
+
+
+def match_starts(pattern: "re.Pattern[str]", source: str, anchors: "tuple[str, ...]") -> list[int]:
+    """``[m.start() for m in pattern.finditer(source)]`` for a pattern every match of
+    which begins with one of ``anchors``: the pattern is tried only where an anchor
+    stands. A pattern that begins with an alternation is otherwise tried at every
+    offset of the module, which costs several times the `str.find` of its anchors."""
+    starts = sorted({at for anchor in anchors for at in occurrences(source, anchor)})
+    found: list[int] = []
+    end = 0
+    for at in starts:
+        if at < end:
+            continue  # inside the last match: `finditer` resumes after it
+        match = pattern.match(source, at)
+        if match is not None:
+            found.append(at)
+            end = max(match.end(), at + 1)
+    return found
 
 
 def line_numbers(source: str, offsets: "list[int]") -> list[int]:

@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Callable
 
-from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, line_numbers, node_span
+from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, line_numbers, match_starts, node_span
 from agentlint.facts.cost_formula import FormulaReader, Place
 from agentlint.facts.cost_vocab import (
     NOT_A_PRICE_TABLE,
@@ -35,6 +35,7 @@ from agentlint.facts.types import CostTermFact, SiteFact
 # -- cheap prefilters over the source text -------------------------------------------
 
 _TOKEN_LINE = re.compile(r"tokens|token_count|encode\(")
+_TOKEN_ANCHORS = ("token", "encode(")
 _MONEY_WORDS = ("pric", "cost", "usd", "dollar", "per_1", "per_m", "tarif", "_rate", "rate_", "rates")
 _OPERATOR_AFTER = re.compile(r"[\w\[\].'\"()]*\s*[*/]")
 _OPERATOR_BEFORE = re.compile(r"[*/]\s*[(\s]*[\w\[\].'\"(]*$")
@@ -58,6 +59,9 @@ def _price_arithmetic(low: str) -> list[int]:
 
 _NONE_LINE = re.compile(r"cost[\w\"']*\s*(?::[^=\n]*)?=\s*none|cost\w*[\"']\s*:\s*none|_usd\w*\s*(?::[^=\n]*)?=\s*none|def \w*cost")
 _MODEL_KEY_LINE = re.compile(r"[\"'](?:gpt|claude|gemini)[^\"'\n]*[\"']\s*:")
+_NONE_ANCHORS = ("cost", "_usd", "def ")
+_MODEL_KEY_ANCHORS = ('"gpt', "'gpt", '"claude', "'claude", '"gemini', "'gemini")
+"""Where a match of each pattern can begin (``match_starts``)."""
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -129,19 +133,15 @@ class CostExtractor:
             or ("claude" in low and ('"claude' in low or "'claude" in low))
             or ("gemini" in low and ('"gemini' in low or "'gemini" in low))
         )
-        if self.want_nones:
-            self.want_nones = _NONE_LINE.search(low) is not None
+        positions = match_starts(_NONE_LINE, low, _NONE_ANCHORS) if self.want_nones else []
+        self.want_nones = bool(positions)
         if not (self.want_terms or self.want_nones or self.want_prices):
             return
         source = low
-        patterns = []
         if self.want_terms:
-            patterns.append(_TOKEN_LINE)
-        if self.want_nones:
-            patterns.append(_NONE_LINE)
-        if self.want_prices and any(w in source for w in ('"gpt', "'gpt", '"claude', "'claude", '"gemini', "'gemini")):
-            patterns.append(_MODEL_KEY_LINE)
-        positions = [m.start() for pattern in patterns for m in pattern.finditer(source)]
+            positions += match_starts(_TOKEN_LINE, source, _TOKEN_ANCHORS)
+        if self.want_prices and any(w in source for w in _MODEL_KEY_ANCHORS):
+            positions += match_starts(_MODEL_KEY_LINE, source, _MODEL_KEY_ANCHORS)
         if money:
             positions += _price_arithmetic(source)
         positions.sort()

@@ -505,8 +505,9 @@ class GuardSignals:
 
     def may_signal(self, func: ast.AST, owner: ast.ClassDef | None) -> bool:
         """Whether ``func`` can show it is a guard whatever verdict its body holds: asked
-        before the body is read, since most functions of a module cannot. Registrations
-        and gating call sites count as possible from the module's text alone."""
+        before the body is read, since most functions of a module cannot. A function the
+        module registers as a guard (its calls read once, when its text has a registering
+        word) counts as possible, and so does a probe that may gate an action."""
         return self._signal(func, None, owner) is not None
 
     def _signal(self, func: ast.AST, verdict: Verdict | None, owner: ast.ClassDef | None) -> str | None:
@@ -532,7 +533,9 @@ class GuardSignals:
                 return "named like a guard's question"
         probe = bool(words) and words[0] not in guards.ACTION_VERBS and words[-1] in guards.GATE_ONLY_WORDS
         if verdict is None:
-            return "possibly" if self.may_register or probe else None
+            # a registration counts only for a function the module registers: found in
+            # one walk of its calls, where every function's body would be read otherwise
+            return "possibly" if probe or (self.may_register and name in self.registered) else None
         how = self.registered.get(name)
         if how is not None:
             return how

@@ -74,6 +74,8 @@ def candidate_statements(
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+_BODIES_OF: dict[type, tuple[str, ...]] = {}
+"""Node type -> those of ``_BODIES`` it has (most statements have none)."""
 
 
 def _handlers(body: list[ast.stmt]):
@@ -81,12 +83,17 @@ def _handlers(body: list[ast.stmt]):
     of a `try` statement, and statements sit only in other statements' bodies (expressions
     are never walked, which is most of a tree)."""
     stack: list[ast.AST] = list(body)
+    bodies_of = _BODIES_OF
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.ExceptHandler):
+        cls = type(node)
+        fields = bodies_of.get(cls)
+        if fields is None:
+            fields = bodies_of[cls] = tuple(f for f in _BODIES if f in cls._fields)
+        if cls is ast.ExceptHandler:
             yield node
-        for field in _BODIES:
-            inner = getattr(node, field, None)
+        for field in fields:
+            inner = getattr(node, field)
             if inner:
                 stack.extend(inner)
 
