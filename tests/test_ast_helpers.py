@@ -1,6 +1,7 @@
 """The shared `ast` walks give what `ast.walk` gives, in its order: the agent model's
 finders depend on the order of the nodes they see (the first declaration of a tool wins).
-The anchored text search gives what `re.finditer` gives."""
+The anchored text search gives what `re.finditer` gives, and the line split what the
+regular expression over line ends gives."""
 
 import ast
 import re
@@ -10,6 +11,7 @@ import pytest
 
 from agentlint.facts import cost
 from agentlint.facts.ast_helpers import match_starts, nodes_of
+from agentlint.facts.source import split_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 KINDS = [
@@ -69,3 +71,11 @@ def test_match_starts_resumes_after_a_match_as_finditer_does():
     assert match_starts(pattern, text, ("cost", "_usd")) == [m.start() for m in pattern.finditer(text)] == [6, 20]
     # overlapping anchors: each offset is tried once, in order
     assert match_starts(re.compile(r"aa"), "aaaa", ("a", "aa")) == [0, 2]
+
+
+@pytest.mark.parametrize("text", [
+    "", "a", "a\n", "a\nb\n\n", "a\r\nb\rc\n", "\r", "\r\n\n\r",
+    "x = 1\x0c\ny = 2\x0bz\x1c\u2028w\n",  # form feeds and the like end no line
+])
+def test_split_lines_is_the_line_end_split(text):
+    assert split_lines(text) == re.split(r"\r\n|\r|\n", text)

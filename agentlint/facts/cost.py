@@ -30,6 +30,7 @@ from agentlint.facts.cost_vocab import (
     price_table,
     segments,
 )
+from agentlint.facts.source import split_lines
 from agentlint.facts.types import CostTermFact, SiteFact
 
 # -- cheap prefilters over the source text -------------------------------------------
@@ -375,7 +376,7 @@ def extract(tree: ast.Module, source: str | None) -> tuple[tuple[CostTermFact, .
 
     def lines() -> list[str]:
         if not cache:
-            cache.append(re.split(r"\r\n|\r|\n", source) if source is not None else [])
+            cache.append(split_lines(source) if source is not None else [])
         return cache[0]
 
     extractor = CostExtractor(source, lines)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
-from agentlint.facts.source import read_regular
+from agentlint.facts.source import read_regular, split_lines
 
 SUFFIX = ".ipynb"
 
@@ -172,7 +172,7 @@ def is_python(data: dict[str, Any]) -> bool:
 
 def _lines(source: str) -> list[str]:
     """The cell's lines without their ends (a final newline ends the last line)."""
-    lines = re.split(r"\r\n|\r|\n", source)
+    lines = split_lines(source)
     if lines and lines[-1] == "":
         lines.pop()
     return lines

@@ -48,7 +48,6 @@ without it in their text are not walked.
 from __future__ import annotations
 
 import ast
-import re
 from itertools import accumulate
 from typing import Callable
 
@@ -92,6 +91,7 @@ from agentlint.facts.prompt_vocab import (
     TASK_METHODS,
 )
 from agentlint.facts.scopes import function_locals
+from agentlint.facts.source import split_lines
 from agentlint.facts.types import PromptSiteFact
 
 _MAX_DEPTH = 60
@@ -513,7 +513,7 @@ def extract(
 
     def lines() -> list[str]:
         if not cache:
-            cache.append(re.split(r"\r\n|\r|\n", source) if source is not None else [])
+            cache.append(split_lines(source) if source is not None else [])
         return cache[0]
 
     extractor = PromptExtractor(module, resolve, lines)

@@ -28,6 +28,16 @@ import tokenize
 import warnings
 from functools import lru_cache
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as the parser numbers them: ended by ``\\r\\n``, ``\\r`` or
+    ``\\n`` only (``str.splitlines`` also ends one at a form feed and at other characters
+    that do not end a line of source, which would shift line numbers). Without a ``\\r``,
+    `str.split` gives the same list several times faster than the expression."""
+    return text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
+
 
 def parse_quietly(text: str, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
     """``ast.parse`` without the interpreter's warnings about the analysed code."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from agentlint.facts import notebooks
+from agentlint.facts.source import split_lines
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
@@ -64,16 +65,6 @@ class Report:
 
     def rule_url(self, code: str) -> str | None:
         return rule_url(code, self.docs_url)
-
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines the way the parser numbers them: split on ``\\r\\n``, ``\\r`` and ``\\n``
-    only (``str.splitlines`` also splits on form feeds and other characters that do not
-    end a line in Python source, which would shift line numbers)."""
-    return _NEWLINE.split(text)
 
 
 class SourceLines:

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from agentlint.facts.source import split_lines
 from agentlint.report._common import SourceLines
 from agentlint.rules.diagnostics import Diagnostic
 
 MAX_SOURCE_CHARS = 200
 """Longer span texts are kept as a prefix plus a hash of the whole text."""
-
-
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, order=True)
@@ -97,7 +94,7 @@ def finding_keys(
                 text = read_source(path)
             except (OSError, UnicodeError, ValueError):
                 text = None
-            texts[path] = _NEWLINE.split(text) if text is not None else None
+            texts[path] = split_lines(text) if text is not None else None
         return texts[path]
 
     sources = None
