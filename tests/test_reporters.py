@@ -700,3 +700,24 @@ def test_gitlab_fingerprints_survive_moves_and_separate_duplicates(project: Path
     other = Diagnostic("AGL301", "n", "Broad except", "dup.py", span(6, 1, 6, 17))
     (changed,) = json.loads(render("gitlab", make_report(project, [other])))
     assert changed["fingerprint"] not in (first, second)
+
+
+def test_frame_rendering_of_ascii_lines_is_the_characters_own() -> None:
+    """A line of printable ASCII is shown as it is, one column a character, without
+    asking each character how it is displayed; any other line is asked character by
+    character. Both give what the character-by-character rendering gives."""
+    from agentlint.report import text
+
+    def one_by_one(line: str) -> tuple[str, list[int]]:
+        shown, offsets = [], [0]
+        for ch in line:
+            part, width = text._char_display(ch)
+            shown.append(part)
+            offsets.append(offsets[-1] + width)
+        return "".join(shown), offsets
+
+    lines = [chr(code) for code in range(128)] + [
+        "".join(chr(code) for code in range(32, 127)), "x = 1  # ok", "\tcall(x)", "a\x7fb", "", "héllo 日本語",
+    ]
+    for line in lines:
+        assert text._render(line) == one_by_one(line), repr(line)

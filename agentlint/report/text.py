@@ -162,6 +162,8 @@ def _char_display(ch: str) -> tuple[str, int]:
 def _render(line: str) -> tuple[str, list[int]]:
     """The displayed text of a source line, and the display offset of each character
     (``offsets[i]`` is where character ``i`` starts; the last entry is the width)."""
+    if line.isascii() and line.isprintable():
+        return line, list(range(len(line) + 1))  # each character shown as it is, one column wide
     parts: list[str] = []
     offsets = [0]
     position = 0
