@@ -17,7 +17,11 @@ agentlint's cold CPU divided by each tool's:
 - the agent linters agentguard-linter, spendlint (telemetry off) and agentic-guard, from
   a virtualenv of their own (``--peers-venv``; ``--install-peers`` makes it).
 
-    python bench/peers.py FOLDER [FOLDER ...] [--repeat 3] [--write-docs FILE]
+    python bench/peers.py FOLDER [FOLDER ...] [--repeat 3] [--pin CPU] [--write-docs FILE]
+
+``--pin CPU`` runs every one-process command on that CPU alone: on a machine whose speed
+moves from minute to minute, the ratios then hold better (the commands that use every
+core, agentlint's default ``--jobs`` and ruff, are never pinned).
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class Tool:
     shown: str
     """The command as the report prints it: relative paths and placeholders only."""
     env: dict[str, str] | None = None
+    parallel: bool = False
+    """Uses every core (agentlint's default `--jobs`, ruff): never pinned (``--pin``)."""
 
 
 def ast_parse(folder: str) -> int:
@@ -64,12 +70,15 @@ def ast_parse(folder: str) -> int:
     return count
 
 
-def timed(tool: Tool, cwd: str) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit status) of one whole run of ``tool``."""
+def timed(tool: Tool, cwd: str, pin: int | None = None) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit status) of one whole run of ``tool``; with
+    ``pin``, a one-process tool runs on that CPU alone."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     env = {**os.environ, **(tool.env or {})}
-    proc = subprocess.run(tool.argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    on_one_cpu = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None and not tool.parallel else None
+    proc = subprocess.run(tool.argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          preexec_fn=on_one_cpu)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -89,13 +98,13 @@ def tools_for(folder: str, args: argparse.Namespace) -> list[Tool]:
         Tool("agentlint --select AGL302", [agentlint, "check", folder, "--no-cache", "-j", "1", "--select", "AGL302", "--exit-zero", "-q"],
              "agentlint check DIR --no-cache -j 1 --select AGL302 --exit-zero -q"),
         Tool("agentlint --select AGL302, default jobs", [agentlint, "check", folder, "--no-cache", "--select", "AGL302", "--exit-zero", "-q"],
-             "agentlint check DIR --no-cache --select AGL302 --exit-zero -q"),
+             "agentlint check DIR --no-cache --select AGL302 --exit-zero -q", parallel=True),
         Tool("agentlint facts pass (--select AGL201)", [agentlint, "check", folder, "--no-cache", "-j", "1", "--select", "AGL201", "--exit-zero", "-q"],
              "agentlint check DIR --no-cache -j 1 --select AGL201 --exit-zero -q"),
     ]
     if ruff.exists():
         found.append(Tool("ruff BLE001,E722", [str(ruff), "check", folder, "--no-cache", "--select", "BLE001,E722", "--exit-zero", "-q"],
-                          "ruff check DIR --no-cache --select BLE001,E722 --exit-zero -q"))
+                          "ruff check DIR --no-cache --select BLE001,E722 --exit-zero -q", parallel=True))
     peers = args.peers_venv / "bin"
     if (peers / "agentguard").exists():
         found.append(Tool("agentguard-linter 0.1.1", [str(peers / "agentguard"), "scan", folder], "agentguard scan DIR"))
@@ -147,7 +156,7 @@ def report(folder: str, label: str, args: argparse.Namespace) -> list[str]:
     runs: dict[str, list[tuple[float, float, int]]] = {t.name: [] for t in tools}
     for _ in range(args.repeat):
         for tool in tools:  # interleaved, so a busy moment of the machine hits every tool
-            runs[tool.name].append(timed(tool, str(PROJECT_DIR)))
+            runs[tool.name].append(timed(tool, str(PROJECT_DIR), args.pin))
     cpu = {name: statistics.median(r[0] for r in rs) for name, rs in runs.items()}
     wall = {name: statistics.median(r[1] for r in rs) for name, rs in runs.items()}
     ours = cpu["agentlint (default rules)"]
@@ -186,6 +195,8 @@ def main() -> int:
     parser.add_argument("--peers-venv", type=Path, default=BENCH_DIR / ".venv-peers")
     parser.add_argument("--install-peers", action="store_true", help=f"create --peers-venv with {', '.join(PEERS)}")
     parser.add_argument("--write-docs", type=Path, help="also write the report to this markdown file")
+    parser.add_argument("--pin", type=int, metavar="CPU",
+                        help="run every one-process command on this CPU alone (steadier ratios on a busy machine)")
     parser.add_argument("--ast-parse", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.ast_parse:
@@ -197,7 +208,9 @@ def main() -> int:
     lines = [
         f"Measured by `bench/peers.py` on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC: one process per "
         f"command, run {args.repeat}× interleaved, medians; Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"1-minute load {load:.1f} at the start.",
+        f"1-minute load {load:.1f} at the start"
+        + (f"; every one-process command pinned to one CPU ({args.pin}), agentlint's default `--jobs` and ruff not."
+           if args.pin is not None else "."),
         "",
     ]
     for folder in args.folders:
