@@ -514,7 +514,6 @@ class FileFacts:
         )
 
 
-
 def _by_keywords(cls: type) -> Callable[[dict[str, Any]], Any]:
     return lambda d: cls(**d)
 
