@@ -105,7 +105,10 @@ def test_pattern_and_temporary_file_modules_load_only_when_needed(tmp_path):
 # that start before the start-up objects are frozen.
 PROGRAM = textwrap.dedent(
     """\
-    import gc, json, sys
+    import gc, json, os, sys
+    def _exit(status):  # the program ends without teardown: here it comes back to report
+        raise SystemExit(status)
+    os._exit = _exit
     early = []
     gc.callbacks.append(lambda phase, info: phase == "start" and not gc.get_freeze_count() and early.append(1))
     sys.argv = ["agentlint", *sys.argv[1:]]
@@ -141,3 +144,60 @@ def test_the_program_collects_no_garbage_while_it_loads_and_code_calling_it_keep
     )
     left_alone = json.loads(proc.stdout.strip().splitlines()[-1])
     assert left_alone["code"] == 1 and left_alone["frozen"] == 0 and left_alone["early"] > 20
+
+
+# The program as its console script runs it, with an `atexit` hook that would speak at
+# the interpreter's teardown.
+ENDING = textwrap.dedent(
+    """\
+    import atexit, sys
+    atexit.register(lambda: print("torn down", file=sys.stderr))
+    sys.argv = ["agentlint", *sys.argv[1:]]
+    from agentlint.cli.entry import entry_point
+    entry_point()
+    """
+)
+
+
+def test_the_program_ends_with_its_status_and_output_but_without_teardown(tmp_path):
+    (tmp_path / "tools.py").write_text(SILENT)
+    (tmp_path / "clean.py").write_text("x = 1\n")
+    found = subprocess.run([sys.executable, "-c", ENDING, "check", "--no-cache", "tools.py"],
+                           cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert found.returncode == 1 and "AGL302" in found.stdout and "Found 1 error." in found.stdout
+    assert "torn down" not in found.stderr
+    clean = subprocess.run([sys.executable, "-c", ENDING, "check", "--no-cache", "clean.py"],
+                           cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert clean.returncode == 0 and "All checks passed!" in clean.stdout and "torn down" not in clean.stderr
+    bad = subprocess.run([sys.executable, "-c", ENDING, "check", "--no-cache", "--select", "NOPE1", "tools.py"],
+                         cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "NOPE1" in bad.stderr and "torn down" not in bad.stderr
+    # a reader that goes away after the first line: status 2, nothing said (as before)
+    many = "".join(f"def f{i}():\n    try:\n        g()\n    except Exception:\n        return None\n" for i in range(400))
+    (tmp_path / "many.py").write_text(many)
+    program = subprocess.Popen([sys.executable, "-c", ENDING, "check", "--no-cache", "many.py"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert program.stdout is not None and program.stderr is not None
+    program.stdout.readline()
+    program.stdout.close()
+    assert program.wait(timeout=60) == 2
+    assert program.stderr.read() == b""
+
+
+def test_leaving_keeps_what_sys_exit_would_give(monkeypatch, capsys):
+    from agentlint.cli import entry
+
+    ended: list[int] = []
+
+    def _exit(status):
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(entry.os, "_exit", _exit)
+    for code, status in ((None, 0), (0, 0), (1, 1), (2, 2), ("no such file", 1)):
+        try:
+            entry._leave(code)
+        except SystemExit:
+            pass
+        assert ended[-1] == status
+    assert capsys.readouterr().err == "no such file\n"
