@@ -171,7 +171,7 @@ class ProjectMap:
         if found is not None:
             return found
         root = self.config_root
-        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+        if is_below(folder, root):
             return root
         return _import_root(folder)
 
@@ -207,7 +207,7 @@ class ProjectMap:
         return found
 
     def _application(self, folder: str, top: str) -> str:
-        if folder == top or not folder.startswith(top.rstrip(os.sep) + os.sep):
+        if folder == top or not is_below(folder, top):
             return top
         current = folder
         while current != top:
@@ -323,7 +323,7 @@ def _covers(given: Sequence[str], root: str) -> bool:
     """Whether one of the paths given is a folder at or above ``root``."""
     for path in given:
         absolute = os.path.abspath(path)
-        if os.path.isdir(absolute) and (root == absolute or root.startswith(absolute.rstrip(os.sep) + os.sep)):
+        if os.path.isdir(absolute) and is_below(root, absolute):
             return True
     return False
 

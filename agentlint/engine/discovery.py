@@ -439,7 +439,7 @@ def outside_project(path: str, root: str) -> str | None:
         return None
     target = os.path.realpath(path)
     base = os.path.realpath(root)
-    if target == base or target.startswith(base.rstrip(os.sep) + os.sep):
+    if is_below(target, base):
         return None
     return f"symlink to a file outside the project ({target}), not followed"
 
@@ -516,7 +516,7 @@ def walk_tree(
                 if stat.S_ISDIR(target.st_mode):
                     continue  # symlinked folders are not followed
                 real = os.path.realpath(entry.path)
-                if not _inside(real, (top_real, matcher.root_real)):
+                if not (is_below(real, top_real) or is_below(real, matcher.root_real)):
                     if python:
                         problem(display_path(entry.path), f"symlink to a file outside the tree ({real}), not followed")
                     continue
@@ -532,10 +532,6 @@ def walk_tree(
                 continue
             add(prefix + entry.name, real, python)
         stack.extend(reversed(subdirs))
-
-
-def _inside(path: str, roots: tuple[str, ...]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def _walk(

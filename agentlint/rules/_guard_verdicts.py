@@ -535,7 +535,7 @@ class GuardSignals:
         if verdict is None:
             # a registration counts only for a function the module registers: found in
             # one walk of its calls, where every function's body would be read otherwise
-            return "possibly" if probe or (self.may_register and name in self.registered) else None
+            return "possibly" if probe or name in self.registered else None
         how = self.registered.get(name)
         if how is not None:
             return how
