@@ -82,6 +82,24 @@ def test_handlers_the_ast_clears(body):
 
 
 @pytest.mark.parametrize(
+    "body",
+    [
+        "    return {'error': str(exc)}\n",
+        "    yield exc\n",
+        "    self.last_error = exc\n",
+        "    failures.append((job, exc))\n",
+        "    notify(reason=exc)\n",
+        "    (primary or fallback).discard(exc)\n",
+        "    close_failed = True\n",
+        "    self.error_count += 1\n",
+        "    if retry:\n        errors, last = [], exc\n",
+    ],
+)
+def test_handlers_the_ast_clears_by_the_exception_passed_on(body):
+    assert not _needs("try:\n    f()\nexcept Exception as exc:\n" + body)
+
+
+@pytest.mark.parametrize(
     "source",
     [
         "try:\n    f()\nexcept Exception:\n    pass\n",
@@ -89,6 +107,14 @@ def test_handlers_the_ast_clears(body):
         "try:\n    f()\nexcept (KeyError, Exception):\n    def later():\n        raise\n",
         "from builtins import Exception as Broad\ntry:\n    f()\nexcept Broad:\n    pass\n",
         "try:\n    f()\nexcept Exception:\n    audit.send('x')\n",
+        # the exception read where the rule does not count it as passed on
+        "try:\n    f()\nexcept Exception as exc:\n    repr(exc)\n",
+        "try:\n    f()\nexcept Exception as exc:\n    def later():\n        return exc\n",
+        "try:\n    f()\nexcept Exception as exc:\n    (lambda error: error)(exc)\n",
+        "try:\n    f()\nexcept Exception:\n    return exc\n",
+        # failure text and string keys are left to the rule, which reads literals as written
+        "try:\n    f()\nexcept Exception:\n    status = 'failed'\n",
+        "try:\n    f()\nexcept Exception:\n    stats['errors'] = 1\n",
     ],
 )
 def test_handlers_left_to_the_rule(source):

@@ -6,11 +6,15 @@ them re-raises or logs. This module answers, from the tree the facts pass alread
 whether some broad handler may be silent; only then is the file parsed with LibCST.
 
 It mirrors the rule's own tests, but only the ones that *clear* a handler and read
-nothing but the handler's own code: a `raise`, or a call that the rule counts as
-recording (``SilentBroadExcept._call_records``, without the "failure passed on" part,
-which needs the bound name's flow). Anything it does not recognise leaves the handler a
-candidate, so the answer errs towards parsing. ``tests/test_cst_prefilter.py`` checks
-that no finding is lost.
+nothing but the handler's own code: a `raise`; a call that the rule counts as
+recording (``SilentBroadExcept._call_records``); the caught exception read by a
+`return`, a `yield`, an assignment's value or a call's argument where the rule counts
+that as passing it on (``_passes_on``); an assignment to a name that states a failure
+(`close_failed = True`) or counts one. Failure text in string literals is left to the
+rule: LibCST reads a literal as written (escapes, implicitly joined parts), the ``ast``
+tree as its value. Anything it does not recognise leaves the handler a candidate, so
+the answer errs towards parsing. ``tests/test_cst_prefilter.py`` checks that no
+finding is lost.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def candidate_statements(
         for node in _handlers([statement]):
             if node.type is not None and not _broad(node.type, imports):
                 continue
-            if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters):
+            if not _cleared(node.body, imports, logger_objects, dotted_reporters, bare_reporters, node.name):
                 return True
         return False
 
@@ -132,18 +136,74 @@ def _cleared(
     loggers: frozenset[str],
     dotted_reporters: frozenset[str],
     bare_reporters: frozenset[str],
+    bound: str | None = None,
 ) -> bool:
+    """Does the handler's own code (``body``; ``bound``: the name `as` gives the
+    exception) let the failure escape in a way the rule's ``_escape`` also sees?"""
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, _NESTED):
+        cls = type(node)
+        if cls in _NESTED:
             continue
-        if isinstance(node, ast.Raise):
+        if cls is ast.Raise:
             return True
-        if isinstance(node, ast.Call) and _records(node, imports, loggers, dotted_reporters, bare_reporters):
-            return True
+        if cls is ast.Call:
+            if _records(node, imports, loggers, dotted_reporters, bare_reporters):  # type: ignore[arg-type]
+                return True
+            if bound is not None and _hands_on(node, bound, imports):  # type: ignore[arg-type]
+                return True
+        elif cls in _RETURNS:
+            if bound is not None and node.value is not None and _reads(node.value, bound):  # type: ignore[attr-defined]
+                return True
+        elif cls is ast.Assign or (cls is ast.AnnAssign and node.value is not None):  # type: ignore[attr-defined]
+            if bound is not None and _reads(node.value, bound):  # type: ignore[attr-defined]
+                return True
+            targets = node.targets if cls is ast.Assign else [node.target]  # type: ignore[attr-defined]
+            if any(words & recording.FAILURE_STATE_WORDS for t in targets for words in _target_words(t)):
+                return True
+        elif cls is ast.AugAssign:
+            if any(words & recording.COUNTER_NAME_WORDS for words in _target_words(node.target)):  # type: ignore[attr-defined]
+                return True
+            if bound is not None and _reads(node.value, bound):  # type: ignore[attr-defined]
+                return True
         stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+_RETURNS = (ast.Return, ast.Yield, ast.YieldFrom)
+
+
+def _reads(expr: ast.AST, bound: str) -> bool:
+    """Does ``expr`` read the caught exception? (The rule's ``_passes_on`` finds every
+    name of an expression, inside lambdas too; its failure text is not mirrored.)"""
+    return any(type(node) is ast.Name and node.id == bound for node in ast.walk(expr))  # type: ignore[attr-defined]
+
+
+def _hands_on(call: ast.Call, bound: str, imports: dict[str, str]) -> bool:
+    """The caught exception handed to a named callee other than a builtin that only
+    looks at it (`str(e)`), as the rule's ``_call_records`` counts it."""
+    parts, rooted = call_chain(call.func)
+    if not parts:
+        return False
+    if rooted and len(parts) == 1 and imports.get(parts[0], parts[0]) in recording.PURE_BUILTINS:
+        return False
+    return any(_reads(arg, bound) for arg in call.args) or any(_reads(k.value, bound) for k in call.keywords)
+
+
+def _target_words(target: ast.AST):
+    """The words naming an assignment target, as the rule's ``_target_words`` finds
+    them, except the string keys of a subscript (the rule reads those as written)."""
+    cls = type(target)
+    if cls is ast.Name:
+        yield name_words(target.id)  # type: ignore[attr-defined]
+    elif cls is ast.Attribute:
+        yield name_words(target.attr)  # type: ignore[attr-defined]
+    elif cls is ast.Subscript:
+        yield from _target_words(target.value)  # type: ignore[attr-defined]
+    elif cls is ast.Tuple or cls is ast.List:
+        for element in target.elts:  # type: ignore[attr-defined]
+            yield from _target_words(element.value if type(element) is ast.Starred else element)
 
 
 def _records(
