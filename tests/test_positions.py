@@ -33,6 +33,11 @@ TRICKY = [
     "class A:\n  def f(self):\n    with a() as b, c():\n      if b: return\n      if c:\n        return [\n          1,\n        ]\n",
     "def f():\n    if a:\n      try:\n        x = g(\n          1)\n      except E:\n              y = 2\n    else:\n     z = 3\n",
     "def f():\n    if a:\n        pass\n    else:\n        if b:\n            try:\n                pass\n            except E:\n                pass\n",
+    # `except` clauses positioned alone: comments and blank lines before them, a body on
+    # the header's line, a `try` in a handler, tabs
+    "try:\n    a()\n# between\n\n    # indented\nexcept ValueError:\n    pass\nexcept (A,\n        Exception) as e: pass\n",
+    "def f():\n\ttry:\n\t\ta()\n\texcept E:\n\t\ttry:\n\t\t\tb()\n\t\texcept Exception:  # c\n\t\t\tpass\n"
+    "\telse:\n\t\tpass\n",
     pytest.param(
         "def f(x):\n    match x:\n        case 1:\n            try:\n                g()\n            except E:\n                pass\n",
         marks=pytest.mark.skipif(sys.version_info < (3, 10), reason="`match` is Python 3.10 syntax"),
@@ -101,6 +106,15 @@ def test_only_the_innermost_statement_is_regenerated(source, line):
     statement, first_line, _indents = _anchor(module, tree, chain, {})
     assert isinstance(statement, cst.SimpleStatementLine)
     assert first_line == line
+
+
+def test_a_reported_except_clause_is_regenerated_alone():
+    """A report on an `except` clause (AGL302) is positioned from that clause, not from
+    the whole `try` statement with its body and its other clauses."""
+    source = "def f():\n    try:\n        x()\n        y()\n\n    # why\n    except E:\n        pass\n"
+    module, tree = cst.parse_module(source), ast.parse(source)
+    statement, first_line, indents = _anchor(module, tree, chain_to(module, cst.ExceptHandler), {})
+    assert isinstance(statement, cst.ExceptHandler) and first_line == 7 and len(indents) == 1
 
 
 def test_an_elif_is_regenerated_with_the_if_it_continues():

@@ -264,6 +264,18 @@ def _entered_block(child, node: ast.AST, below: tuple):
     return block, statements, taken
 
 
+def _reported_handler(child, node: ast.AST, below: tuple):
+    """When the chain ends at an `except` clause of the `try` statement ``child``
+    (``node`` in `ast`): that clause and its first line. Regenerating it alone gives its
+    position, where regenerating the whole `try` would write every other clause too."""
+    if len(below) != 1 or not isinstance(below[0], (cst.ExceptHandler, cst.ExceptStarHandler)):
+        return None
+    index = next((i for i, handler in enumerate(getattr(child, "handlers", ())) if handler is below[0]), None)
+    if index is None:
+        return None
+    return below[0], node.handlers[index].lineno  # type: ignore[attr-defined]
+
+
 def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int, int]]):
     """The deepest statement of ``chain`` reachable through the indented blocks of the
     module's compound statements (def, class, `if`, `for`, `while`, `with`, `try`), with
@@ -291,6 +303,9 @@ def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int,
             raise ValueError("LibCST and ast disagree about a statement")
         entered = _entered_block(child, node, chain[position + 1:])
         if entered is None:
+            handler = _reported_handler(child, node, chain[position + 1:])
+            if handler is not None:  # an `except` clause alone, at its `try`'s indentation
+                anchor = (*handler, tuple(indents))
             break
         block, nodes, taken = entered
         indents.append(block.indent if block.indent is not None else module.default_indent)

@@ -70,6 +70,14 @@ Handler = Callable[["cst.CSTNode"], object]
 nested_scopes = lazy_types("FunctionDef", "ClassDef", "Lambda")
 """The nodes that open a scope of their own: what runs inside them does not run here."""
 
+_STATEMENT_FRAME = frozenset({
+    "Module", "IndentedBlock", "ClassDef", "FunctionDef", "If", "Else", "For", "While", "With", "Try",
+    "TryStar", "ExceptHandler", "ExceptStarHandler", "Finally", "Match", "MatchCase",
+})
+"""The module, its compound statements and the parts of them that hold a body: every
+path from the module to an `except` clause runs through these alone (no expression or
+simple statement holds a compound statement)."""
+
 
 def run_rules(
     module: cst.Module,
@@ -86,6 +94,10 @@ def run_rules(
             table = visit if attr.startswith("visit_") else leave
             table.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
     dead: set[int] = set()
+    # Rules that visit only such nodes (AGL302's handlers) are not walked through
+    # expressions and simple statements, most of a tree: the same nodes reach them, in
+    # the same order and with the same ancestors.
+    frame_only = _STATEMENT_FRAME.issuperset(visit) and _STATEMENT_FRAME.issuperset(leave)
 
     def dispatch(handlers: list[tuple[Rule, Handler]], node: cst.CSTNode) -> None:
         for rule, handler in handlers:
@@ -115,6 +127,8 @@ def run_rules(
         ancestors.append(node)  # type: ignore[arg-type]
         stack.append(_LEAVE)
         kids = children(node)  # type: ignore[arg-type]
+        if frame_only:
+            kids = [kid for kid in kids if type(kid).__name__ in _STATEMENT_FRAME]
         kids.reverse()
         stack.extend(kids)
 
