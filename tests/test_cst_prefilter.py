@@ -7,6 +7,7 @@ comparison over a corpus."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,41 @@ def test_a_run_of_per_file_rules_alone_finds_what_a_full_run_finds():
         if sorted(repr(d) for d in found if d.code in CST_CODES) != wanted:
             differ.append(str(path.relative_to(ROOT)))
     assert not differ, differ
+
+
+ONE_EXPRESSION = re.compile(
+    rb"except\b[^:]*?Exception|except[ \t\f\\\r\n]*:|import\b[^\n]*\bException\b"
+    rb"|=\s*\(?\s*(?:builtins\.)?(?:Base)?Exception\b"
+)
+"""AGL302's byte prefilter written as one expression: what ``SilentBroadExcept.prefilter``
+must answer, faster."""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"try:\n    f()\nexcept Exception:\n    pass\n",
+        b"try:\n    f()\nexcept (KeyError,\n        BaseException) as e:\n    pass\n",
+        b"try:\n    f()\nexcept \\\n  :\n    pass\n",
+        b"try:\n    f()\nexcept ValueError:\n    pass\n",
+        b"x = 'except'\nexcept_hook = 1\nexcepted: int\n",
+        b"from builtins import Exception as Broad\n",
+        b"Broad = (\n    builtins.BaseException,)\n",
+        b"Broad = (KeyError, Exception)\n",
+        b"raise Exception('no handler')\n",
+        b"",
+    ],
+)
+def test_the_byte_prefilter_answers_as_one_expression(text):
+    assert bool(SilentBroadExcept.prefilter.search(text)) == bool(ONE_EXPRESSION.search(text))
+
+
+def test_the_byte_prefilter_answers_as_one_expression_on_real_code():
+    files = _files()
+    assert all(
+        bool(SilentBroadExcept.prefilter.search(c)) == bool(ONE_EXPRESSION.search(c))
+        for c in (path.read_bytes() for path in files)
+    )
 
 
 def _needs(source: str, **settings) -> bool:
