@@ -252,7 +252,9 @@ def _entered_block(child, node: ast.AST, below: tuple):
         elif isinstance(step, cst.Finally) and step is getattr(child, "finalbody", None):
             statements = node.finalbody  # type: ignore[attr-defined]
         elif isinstance(step, (cst.ExceptHandler, cst.ExceptStarHandler)):
-            index = next(i for i, handler in enumerate(child.handlers) if handler is step)
+            index = _handler_index(child, step)
+            if index is None:
+                return None
             statements = node.handlers[index].body  # type: ignore[attr-defined]
         else:
             return None
@@ -270,10 +272,16 @@ def _reported_handler(child, node: ast.AST, below: tuple):
     position, where regenerating the whole `try` would write every other clause too."""
     if len(below) != 1 or not isinstance(below[0], (cst.ExceptHandler, cst.ExceptStarHandler)):
         return None
-    index = next((i for i, handler in enumerate(getattr(child, "handlers", ())) if handler is below[0]), None)
+    index = _handler_index(child, below[0])
     if index is None:
         return None
     return below[0], node.handlers[index].lineno  # type: ignore[attr-defined]
+
+
+def _handler_index(child, handler) -> int | None:
+    """Which of the `try` statement ``child``'s `except` clauses ``handler`` is (the same
+    index in the `ast` statement), or None when it is none of them."""
+    return next((i for i, clause in enumerate(getattr(child, "handlers", ())) if clause is handler), None)
 
 
 def _anchor(module, tree: ast.Module, chain: tuple, indexes: dict[int, dict[int, int]]):

@@ -7,7 +7,7 @@ import ast
 import bisect
 import re
 import sys
-from typing import Iterator
+from typing import AnyStr, Iterator
 
 MODULE_SCOPE = "<module>"
 SELF_NAMES = frozenset({"self", "cls"})
@@ -104,9 +104,10 @@ def first_line(stmt: ast.AST) -> int:
     return min(stmt.lineno, *(d.lineno for d in decorators)) if decorators else stmt.lineno  # type: ignore[attr-defined]
 
 
-def occurrences(source: str, text: str) -> Iterator[int]:
+def occurrences(source: AnyStr, text: AnyStr) -> Iterator[int]:
     """The offsets in ``source`` where ``text`` starts (overlapping ones too), found with
-    `str.find`: much faster than a regular expression's search over a whole module."""
+    `str.find` (or `bytes.find`): much faster than a regular expression's search over a
+    whole module."""
     at = source.find(text)
     while at != -1:
         yield at

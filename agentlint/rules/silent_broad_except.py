@@ -16,6 +16,7 @@ import dataclasses
 import re
 from typing import Any, Iterator
 
+from agentlint.facts.ast_helpers import occurrences
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
@@ -160,8 +161,9 @@ def _is_stderr(expr: cst.BaseExpression) -> bool:
 class _BroadHandlerText:
     """The byte prefilter: can the file hold a broad handler? Every broad handler names
     `Exception`/`BaseException` in its clause (`except Exception`; `except (KeyError,
-    Exception) as e` over two lines: the clause has no colon before its own), or is a bare `except:`
-    (spaces or a line continuation before the colon allowed), or catches an alias, which
+    Exception) as e` over two lines: the clause has no colon before its own), or is a
+    bare `except:` (spaces or a line continuation before the colon allowed), or catches
+    an alias, which
     the file binds by importing it (`from builtins import Exception as E`) or assigning
     it (`Broad = (Exception,)`). The clauses are tried only where `except` stands, and
     the aliases only in a file that says `Exception`: one expression of all four, tried
@@ -172,11 +174,8 @@ class _BroadHandlerText:
 
     def search(self, content: bytes) -> bool:
         clause = self._CLAUSE.match
-        at = content.find(b"except")
-        while at != -1:
-            if clause(content, at):
-                return True
-            at = content.find(b"except", at + 1)
+        if any(clause(content, at) for at in occurrences(content, b"except")):
+            return True
         return b"Exception" in content and self._ALIAS.search(content) is not None
 
 
