@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
@@ -28,10 +27,11 @@ from agentlint.engine.fixes import NotWritten, write_fixed
 from agentlint.engine.suppression import parse_directive
 from agentlint.facts.source import decode, read_regular
 from agentlint.facts.source import parse_quietly as _parse_quietly
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.builtin import ENGINE_CODE_SET
 from agentlint.rules.diagnostics import Diagnostic
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_LINE = lazy_compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 @dataclass

@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import UnreadableFile, read_regular
+from agentlint.lazy_regex import lazy_compile
 from agentlint.report.identity import FindingKey, finding_keys, key_path
 from agentlint.rules.builtin import INTERNAL_ERROR
 from agentlint.rules.diagnostics import Diagnostic
@@ -42,7 +43,7 @@ FORMAT_VERSION = 1
 NOT_RECORDED = frozenset({INTERNAL_ERROR.code})
 """A crashed rule is never baselined: it fails every run until it is fixed."""
 
-_CODE = re.compile(r"^[A-Z]+[0-9]+$")
+_CODE = lazy_compile(r"^[A-Z]+[0-9]+$")
 _ENTRY_FIELDS = ("path", "code", "source", "occurrence")
 
 
@@ -58,7 +59,7 @@ class BaselineError(Exception):
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE = lazy_compile(r"[\ud800-\udfff]")
 
 
 def _json_line(data: dict) -> str:
@@ -180,7 +181,7 @@ def _entry(entry, path: str, line: int | None) -> FindingKey:
     return FindingKey(p, code, source, occurrence)
 
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WS = lazy_compile(r"[ \t\n\r]*")
 
 
 def _locate(text: str) -> tuple[dict[str, int], list[int]]:

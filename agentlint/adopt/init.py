@@ -27,6 +27,7 @@ from agentlint.engine.discovery import discover
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import parse_quietly as _parse_quietly
 from agentlint.knowledge.frameworks import FRAMEWORK_NAMES, framework_of
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.registry import all_rules
 
 MAX_SUGGESTIONS = 5
@@ -34,14 +35,14 @@ MAX_SCANNED_BYTES = 1024 * 1024
 COST_SETTING, COST_RULE = "cost-functions", "AGL101"
 PROMPT_SETTING, PROMPT_RULE = "prompt-composers", "AGL401"
 
-_IMPORT = re.compile(
+_IMPORT = lazy_compile(
     rb"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))",
     re.MULTILINE,
 )
-_COST_DEF = re.compile(rb"def[ \t]+\w*cost\w*[ \t]*\(", re.IGNORECASE)
-_PROMPT_DEF = re.compile(rb"def[ \t]+(?:(?:build|compose|make|render|format|create|assemble)_\w*prompt\w*|compose_\w+)[ \t]*\(")
-_PROMPT_NAME = re.compile(r"^_?(?:(?:build|compose|make|render|format|create|assemble)_\w*prompt\w*|compose_\w+)$")
-_COST_NAME = re.compile(r"cost", re.IGNORECASE)
+_COST_DEF = lazy_compile(rb"def[ \t]+\w*cost\w*[ \t]*\(", re.IGNORECASE)
+_PROMPT_DEF = lazy_compile(rb"def[ \t]+(?:(?:build|compose|make|render|format|create|assemble)_\w*prompt\w*|compose_\w+)[ \t]*\(")
+_PROMPT_NAME = lazy_compile(r"^_?(?:(?:build|compose|make|render|format|create|assemble)_\w*prompt\w*|compose_\w+)$")
+_COST_NAME = lazy_compile(r"cost", re.IGNORECASE)
 
 
 @dataclass

@@ -52,6 +52,7 @@ from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
 from agentlint.engine.discovery import discover, is_below, stamp_of
 from agentlint.engine.stat_index import StatIndex
 from agentlint.facts.types import FileFacts
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.lazy import lazy_module
 
 # Loaded when another file's facts are not in the cache (most partial runs find them there).
@@ -298,7 +299,7 @@ class ProjectMap:
         return out
 
 
-_MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*['"]__main__['"]""", re.MULTILINE)
+_MAIN_GUARD = lazy_compile(rb"""^if\s+__name__\s*==\s*['"]__main__['"]""", re.MULTILINE)
 
 
 def _runs_as_main(path: str) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import sys
 import time
 from typing import Any, Iterable
@@ -26,6 +25,7 @@ from typing import Any, Iterable
 from agentlint import __version__
 from agentlint.engine.files import atomic_write
 from agentlint.facts.source import read_regular
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.lazy import lazy_module
 
 shutil = lazy_module("shutil")  # only to remove a stale folder
@@ -214,8 +214,8 @@ STALE_DAYS = 7
 MARK_EVERY = 3600
 """Seconds between two marks of a settings folder as used (and two prunes)."""
 _STAMP = "last-used"
-_VERSION_DIR = re.compile(r"^[0-9][0-9A-Za-z.+!_-]*$")
-_SETTINGS_DIR = re.compile(r"^[0-9a-f]{16}$")
+_VERSION_DIR = lazy_compile(r"^[0-9][0-9A-Za-z.+!_-]*$")
+_SETTINGS_DIR = lazy_compile(r"^[0-9a-f]{16}$")
 
 
 def prune(base: str, *, keep: str | None = None, now: float | None = None) -> list[str]:

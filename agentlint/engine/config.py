@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from agentlint import __version__
 from agentlint.facts.types import FACTS_VERSION
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.builtin import ENGINE_CODES
 from agentlint.rules.diagnostics import RuleMeta
 from agentlint.rules.lazy import lazy_module
@@ -116,7 +117,7 @@ _KEYS: dict[str, tuple[str, Any]] = {
     ),
 }
 
-_DOCS_URL = re.compile(r"^https?://[^\s/]+/\S*$")
+_DOCS_URL = lazy_compile(r"^https?://[^\s/]+/\S*$")
 
 KNOWLEDGE_KEYS = ("tool-decorators", "tool-base-classes", "injected-types", "injected-names", "llm-call-patterns",
                   "irreversible-callables")
@@ -228,7 +229,7 @@ def config_in(folder: Path) -> Path | None:
     return None
 
 
-_MENTIONS_TABLE = re.compile(r"^\s*\[\s*tool\s*\.\s*agentlint\b|^\s*tool\s*\.\s*agentlint\b|\[tool\]", re.M)
+_MENTIONS_TABLE = lazy_compile(r"^\s*\[\s*tool\s*\.\s*agentlint\b|^\s*tool\s*\.\s*agentlint\b|\[tool\]", re.M)
 """A pyproject.toml that says `[tool.agentlint...]` (or a bare `[tool]` table)."""
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import copy
-import re
 from functools import lru_cache
 from typing import Callable, Mapping
 
 from agentlint.engine.config import Settings
 from agentlint.facts.ast_helpers import first_line
 from agentlint.facts.types import FileFacts, ToolFact
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.api import REGION_CUTS, Region, RuleContext
 from agentlint.rules.builtin import SYNTAX_ERROR, crash_diagnostic, engine_diagnostic
 from agentlint.rules.diagnostics import Diagnostic, Edit, Fix, Position, Span
@@ -25,7 +25,7 @@ from agentlint.rules.traversal import run_rules
 cst = libcst_module()
 
 
-_TRAILING_CONTINUATION = re.compile(r"\\(\r\n|\r|\n)\Z")
+_TRAILING_CONTINUATION = lazy_compile(r"\\(\r\n|\r|\n)\Z")
 
 
 def for_libcst(text: str) -> str:
@@ -41,7 +41,7 @@ def too_deep(diagnostic: Diagnostic) -> bool:
     return "nested too deeply" in message or "too many nested" in message or "too complex" in message
 
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE = lazy_compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 """A line as Python and LibCST count them (only CR, LF and CRLF end one)."""
 
 

@@ -12,6 +12,7 @@ from typing import Callable
 
 from agentlint.engine.config import Settings
 from agentlint.engine.resolver import Resolver
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.lazy import lazy_module
 
 pathspec = lazy_module("pathspec")
@@ -179,7 +180,7 @@ def _folder_names(top: str, base: str) -> tuple[str, ...]:
     return tuple("/".join(parts[: i + 1]) + "/" for i in range(len(parts)))
 
 
-_PLAIN_NAME = re.compile(r"(?!\.\.?$)[A-Za-z0-9_.][A-Za-z0-9_.+-]*")
+_PLAIN_NAME = lazy_compile(r"(?!\.\.?$)[A-Za-z0-9_.][A-Za-z0-9_.+-]*")
 """An exclude that is a file or folder name alone (every default exclude is one)."""
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 import io
 import os
-import re
 import stat
 import tokenize
 import warnings
@@ -29,6 +28,7 @@ from agentlint.engine.cst_pass import for_libcst
 from agentlint.engine.discovery import outside_project
 from agentlint.engine.files import create_temporary, remove_stale_temporaries
 from agentlint.facts.source import decode, read_regular
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.diagnostics import Diagnostic, Fix
 from agentlint.rules.lazy import libcst_module
 
@@ -37,7 +37,7 @@ cst = libcst_module()
 MAX_ROUNDS = 10
 """Check -> fix rounds per file; fixes that overlap need one round each."""
 
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+_NEWLINE = lazy_compile(r"\r\n|\r|\n")
 
 
 def line_starts(text: str) -> list[int]:

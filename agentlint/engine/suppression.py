@@ -9,6 +9,7 @@ import tokenize
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.builtin import ENGINE_CODE_SET, UNUSED_SUPPRESSION
 from agentlint.rules.diagnostics import Diagnostic, Position, RuleMeta, Span
 
@@ -51,10 +52,10 @@ class Directive:
     text: str = ""
 
 
-_START = re.compile(r"#\s*noqa", re.IGNORECASE)
-_CODE_AT = re.compile(r"[A-Z]+[0-9]+")
-_SEPARATORS = re.compile(r"[,\s]*")
-_WORD = re.compile(r"[A-Za-z0-9_]")
+_START = lazy_compile(r"#\s*noqa", re.IGNORECASE)
+_CODE_AT = lazy_compile(r"[A-Z]+[0-9]+")
+_SEPARATORS = lazy_compile(r"[,\s]*")
+_WORD = lazy_compile(r"[A-Za-z0-9_]")
 
 
 def parse_directive(comment: str) -> Directive | None:

@@ -26,7 +26,6 @@ import ast
 import bisect
 import difflib
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,8 +38,9 @@ from agentlint.explain.reach import reverse_reach
 from agentlint.facts import notebooks
 from agentlint.facts.source import parse_lowered, read_regular
 from agentlint.facts.source import parse_quietly as _parse_quietly
+from agentlint.lazy_regex import lazy_compile
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+_IDENTIFIER = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 MAX_VALUE_SEARCH = 200
 """A constant's value is also searched for when it is at most this long (a model alias,
 a short template name), not a whole prompt."""

@@ -33,7 +33,6 @@ import errno
 import hashlib
 import json
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from agentlint.explain.nodes import ARGS_MARK, ARGS_SEPARATOR, chain_names, head
 from agentlint.facts.ast_helpers import MODULE_SCOPE, SELF_NAMES
 from agentlint.facts.types import FACTS_VERSION
 from agentlint.facts.source import read_regular
+from agentlint.lazy_regex import lazy_compile
 
 INDEX_FORMAT = 10
 RACY_NS = 2_000_000_000
@@ -158,7 +158,7 @@ def encode_facts(facts: dict[str, Any]) -> tuple[str, str, str]:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False), "".join(uses), " ".join(segments)
 
 
-_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAMES = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _arguments(call: dict[str, Any]) -> str:

@@ -9,10 +9,11 @@ the index lazily: definitions on first look-up, uses only when a question asks.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
+
+from agentlint.lazy_regex import lazy_compile
 
 MODULE = "<module>"
 
@@ -55,8 +56,8 @@ def _counts_when_stopped(name: str) -> bool:
     return not (name.startswith("__") or name in _BUILTIN_METHODS)
 
 
-_OPS = re.compile(r"\(\)|\[[^\]]*\]")
-_HEAD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(?=[.[(]|\Z)|[A-Za-z_][A-Za-z0-9_]*")
+_OPS = lazy_compile(r"\(\)|\[[^\]]*\]")
+_HEAD = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*(?=[.[(]|\Z)|[A-Za-z_][A-Za-z0-9_]*")
 """A name, or a module name that is not one (`05_fast_agent` of a numbered example, or
 `agent-demo` of a notebook), up to a dot, a call or a subscript: the facts qualify that module's own
 names with it."""

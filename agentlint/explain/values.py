@@ -26,12 +26,11 @@ on itself is what is known without that dependency).
 
 from __future__ import annotations
 
-import re
-
 from agentlint.explain.nodes import MODULE, SELF_NAMES, NodeRef, by_name, chain_names, head_name
 from agentlint.explain.resolve import Resolution
+from agentlint.lazy_regex import lazy_compile
 
-_OP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*[*?]?|\*)|(\(\))|\[([^\]]*)\]")
+_OP = lazy_compile(r"\.([A-Za-z_][A-Za-z0-9_]*[*?]?|\*)|(\(\))|\[([^\]]*)\]")
 _GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
 _VIEWS = frozenset({"values", "copy"})
 _MAX_VALUES = 64

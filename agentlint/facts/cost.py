@@ -15,7 +15,6 @@ a price next to `*` or `/`, a cost set to None, a model-keyed table) are walked.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Callable
 
 from agentlint.facts.ast_helpers import MODULE_SCOPE, holds_candidate, line_numbers, match_starts, node_span
@@ -32,14 +31,15 @@ from agentlint.facts.cost_vocab import (
 )
 from agentlint.facts.source import split_lines
 from agentlint.facts.types import CostTermFact, SiteFact
+from agentlint.lazy_regex import lazy_compile
 
 # -- cheap prefilters over the source text -------------------------------------------
 
-_TOKEN_LINE = re.compile(r"tokens|token_count|encode\(")
+_TOKEN_LINE = lazy_compile(r"tokens|token_count|encode\(")
 _TOKEN_ANCHORS = ("token", "encode(")
 _MONEY_WORDS = ("pric", "cost", "usd", "dollar", "per_1", "per_m", "tarif", "_rate", "rate_", "rates")
-_OPERATOR_AFTER = re.compile(r"[\w\[\].'\"()]*\s*[*/]")
-_OPERATOR_BEFORE = re.compile(r"[*/]\s*[(\s]*[\w\[\].'\"(]*$")
+_OPERATOR_AFTER = lazy_compile(r"[\w\[\].'\"()]*\s*[*/]")
+_OPERATOR_BEFORE = lazy_compile(r"[*/]\s*[(\s]*[\w\[\].'\"(]*$")
 
 
 def _price_arithmetic(low: str) -> list[int]:
@@ -58,8 +58,8 @@ def _price_arithmetic(low: str) -> list[int]:
     return out
 
 
-_NONE_LINE = re.compile(r"cost[\w\"']*\s*(?::[^=\n]*)?=\s*none|cost\w*[\"']\s*:\s*none|_usd\w*\s*(?::[^=\n]*)?=\s*none|def \w*cost")
-_MODEL_KEY_LINE = re.compile(r"[\"'](?:gpt|claude|gemini)[^\"'\n]*[\"']\s*:")
+_NONE_LINE = lazy_compile(r"cost[\w\"']*\s*(?::[^=\n]*)?=\s*none|cost\w*[\"']\s*:\s*none|_usd\w*\s*(?::[^=\n]*)?=\s*none|def \w*cost")
+_MODEL_KEY_LINE = lazy_compile(r"[\"'](?:gpt|claude|gemini)[^\"'\n]*[\"']\s*:")
 _NONE_ANCHORS = ("cost", "_usd", "def ")
 _MODEL_KEY_ANCHORS = ('"gpt', "'gpt", '"claude', "'claude", '"gemini', "'gemini")
 """Where a match of each pattern can begin (``match_starts``)."""

@@ -23,7 +23,6 @@ is recorded as a term of role `price`: the count that belonged there is missing.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Callable, NamedTuple
 
 from agentlint.facts.cost_vocab import (
@@ -46,13 +45,14 @@ from agentlint.facts.cost_vocab import (
     unwrap,
 )
 from agentlint.facts.types import CostTermFact
+from agentlint.lazy_regex import lazy_compile
 
 _MAX_TERMS = 32
 _SCALES = (1e3, 1e6, 1e9)
 _SMALL = {1e-3: 1e3, 1e-6: 1e6, 1e-9: 1e9}
-_MILLION = re.compile(r"million|(?:^|_)1m(?:_|$)|mtok|(?:^|_)m(?:_|$)")
-_THOUSAND = re.compile(r"thousand|(?:^|_)1k(?:_|$)|(?:^|_)k(?:_|$)")
-_USAGE_SOURCE = re.compile(r"token|usage|(?:^|_)toks?(?:$|_)")
+_MILLION = lazy_compile(r"million|(?:^|_)1m(?:_|$)|mtok|(?:^|_)m(?:_|$)")
+_THOUSAND = lazy_compile(r"thousand|(?:^|_)1k(?:_|$)|(?:^|_)k(?:_|$)")
+_USAGE_SOURCE = lazy_compile(r"token|usage|(?:^|_)toks?(?:$|_)")
 
 
 class Place:

@@ -10,20 +10,22 @@ from __future__ import annotations
 import ast
 import re
 
+from agentlint.lazy_regex import lazy_compile
+
 # -- token counts ----------------------------------------------------------------------
 
-_TOKEN_SEGMENT = re.compile(
+_TOKEN_SEGMENT = lazy_compile(
     r"(?:^|_)tokens(?:$|_)|tokens?_?count|^n_?tokens?$|^num_?tokens?$|^ntokens$|^tokens$|"
     r"(?:^|_)(?:prompt|completion|input|output|cached|reasoning|thinking|total)tokens$"
 )
-_NOT_A_COUNT = re.compile(
+_NOT_A_COUNT = lazy_compile(
     r"per_|tokens_per|_per_token|tokenizer|special_tokens|"
     r"stop_tokens|token_ids|_ids$|^bad_|^banned|^allowed_|^skip_|^unk|^pad|^eos|^bos|_map$|_limit$|^limit|"
     r"_budget$|^budget|^remaining|_left$|_ratio$|_frac|_pct|_percent|_threshold|_list$|_type$|_str$"
 )
 _DETAIL_KEYS = frozenset({"cache_read", "cache_creation", "reasoning", "cached_tokens", "audio"})
 
-_COUNT_CALL = re.compile(
+_COUNT_CALL = lazy_compile(
     r"^(?:_?(?:count|num|number_of|n|get_num|get_token|calc|calculate|estimate)_?tokens?(?:_\w+)?|"
     r"_?tokens?_?(?:count|len|length)(?:_\w+)?|num_tokens_from_\w+)$"
 )
@@ -180,42 +182,42 @@ def loose_kind(segs: list[str]) -> tuple[str, str] | None:
 
 # -- prices ------------------------------------------------------------------------------
 
-PRICE_WORD = re.compile(
+PRICE_WORD = lazy_compile(
     r"price|pricing|cost|usd|dollar|(?:^|_)cents?(?:$|_)|(?:^|_)fees?(?:$|_)|per_?mtok|_mtok|per_?1[km]|per_?million|"
     r"per_?thousand|(?:^|_)tarif|^p_(?:in|out|input|output|prompt|completion|cached|cache|hit|miss|read|write|reasoning)$"
 )
-RATE_WORD = re.compile(r"(?:^|_)rates?(?:$|_)")
-RATE_ROLE = re.compile(r"(?:^|_)(?:in|out|input|output|prompt|completion|token|tokens|cached|cache|per)(?:$|_)")
-RATE_MONEY_ROLE = re.compile(r"(?:^|_)(?:in|out|input|output|prompt|completion|cached|cache)(?:$|_)")
-NOT_PRICE = re.compile(
+RATE_WORD = lazy_compile(r"(?:^|_)rates?(?:$|_)")
+RATE_ROLE = lazy_compile(r"(?:^|_)(?:in|out|input|output|prompt|completion|token|tokens|cached|cache|per)(?:$|_)")
+RATE_MONEY_ROLE = lazy_compile(r"(?:^|_)(?:in|out|input|output|prompt|completion|cached|cache)(?:$|_)")
+NOT_PRICE = lazy_compile(
     r"hit_?rate|hit_?ratio|miss_rate|error|success|sample|learning|frame|bit|retry|drop|refresh|limit|decay|growth|ratio|"
     r"accept|compression|tokens?_per_|chars?_per|words?_per|bytes?_per|costly|max_cost|cost_limit|budget|"
     r"(?:^|_)(?:max|min|maximum|minimum|threshold|cap|ceiling)(?:_|$)"
 )
-TOKENISH_PRICE = re.compile(
+TOKENISH_PRICE = lazy_compile(
     r"tok|input|output|prompt|completion|cache|(?:^|_)in(?:$|_)|(?:^|_)out(?:$|_)|per_?1[km]|per_?[km](?:$|_)|"
     r"per_?million|per_?thousand|1k|1m(?:$|_)"
 )
 """A price that says it is per token, per 1K/1M (of tokens), or for a token role."""
-PER_TOKEN_PRICE = re.compile(r"per_?\w*tok|mtok|tokens?_?(?:cost|price|rate)|(?:cost|price)s?_?tokens?")
+PER_TOKEN_PRICE = lazy_compile(r"per_?\w*tok|mtok|tokens?_?(?:cost|price|rate)|(?:cost|price)s?_?tokens?")
 """A price whose name says its unit is tokens: whatever it multiplies is a token count."""
-_NOT_TOKEN_UNIT = re.compile(r"char|byte|word|second|minute|hour|image|page|request|call|search|query|unit")
+_NOT_TOKEN_UNIT = lazy_compile(r"char|byte|word|second|minute|hour|image|page|request|call|search|query|unit")
 
-_UNIT_1K = re.compile(r"(?:^|_)(?:per_?k|per_?thousand|thousand|k)(?:_|$)|1k(?:_|$)|per_?1_?000(?:$|_)|per1k")
-_UNIT_1M = re.compile(
+_UNIT_1K = lazy_compile(r"(?:^|_)(?:per_?k|per_?thousand|thousand|k)(?:_|$)|1k(?:_|$)|per_?1_?000(?:$|_)|per1k")
+_UNIT_1M = lazy_compile(
     r"(?:^|_)(?:per_?m|per_?mil|per_?million|million|mil|mtok|per_?mtok|m)(?:_|$)|1m(?:_|$)|per_?1_?000_?000(?:$|_)|mtok"
 )
-_UNIT_TOKEN = re.compile(r"per_?token")
-MONEY_CONTEXT = re.compile(r"cost|price|usd|dollar|spend|bill|charge|(?:^|_)fee|cents|amount")
+_UNIT_TOKEN = lazy_compile(r"per_?token")
+MONEY_CONTEXT = lazy_compile(r"cost|price|usd|dollar|spend|bill|charge|(?:^|_)fee|cents|amount")
 
-_MODEL_KEY = re.compile(
+_MODEL_KEY = lazy_compile(
     r"^(?:gpt-|gpt4|gpt3|chatgpt|o[1345](?:-|$)|claude|gemini|llama|meta-llama|mistral|mixtral|codestral|"
     r"command|text-embedding|text-davinci|davinci|babbage|deepseek|qwen|grok|anthropic/|openai/|gemini/|"
     r"azure/|bedrock/|together|sonar|phi-|jamba|nova-|titan)",
     re.IGNORECASE,
 )
-_PRICE_KEY = re.compile(r"input|output|prompt|completion|cached|cache|price|cost|per_", re.IGNORECASE)
-NOT_A_PRICE_TABLE = re.compile(r"window|context|limit|max|min_|length|size|dim|token|alias|name|temperature")
+_PRICE_KEY = lazy_compile(r"input|output|prompt|completion|cached|cache|price|cost|per_", re.IGNORECASE)
+NOT_A_PRICE_TABLE = lazy_compile(r"window|context|limit|max|min_|length|size|dim|token|alias|name|temperature")
 
 
 def declared_unit(text: str) -> float | None:

@@ -37,13 +37,13 @@ from __future__ import annotations
 import bisect
 import json
 import os
-import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
 
 from agentlint.facts.source import read_regular, split_lines
+from agentlint.lazy_regex import lazy_compile
 
 SUFFIX = ".ipynb"
 
@@ -62,13 +62,13 @@ AUTOMAGIC = frozenset(
     }
 )
 """Line magics (and shell aliases) IPython runs when typed without `%` (automagic)."""
-_AUTOMAGIC = re.compile(r"^[ \t]*(?P<word>[A-Za-z_]\w*)(?:[ \t]+\S|[ \t]*$)")
+_AUTOMAGIC = lazy_compile(r"^[ \t]*(?P<word>[A-Za-z_]\w*)(?:[ \t]+\S|[ \t]*$)")
 
-_ASSIGNED_ESCAPE = re.compile(r"^(?P<indent>[ \t]*)(?P<target>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[!%]")
-_HELP = re.compile(r"^[ \t]*[?]|^[ \t]*[\w.\[\]()]+[?]{1,2}[ \t]*$")
+_ASSIGNED_ESCAPE = lazy_compile(r"^(?P<indent>[ \t]*)(?P<target>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[!%]")
+_HELP = lazy_compile(r"^[ \t]*[?]|^[ \t]*[\w.\[\]()]+[?]{1,2}[ \t]*$")
 
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE = lazy_compile(r"[\ud800-\udfff]")
 
 
 def is_notebook(path: str) -> bool:
@@ -203,7 +203,7 @@ def _is_escape(line: str) -> bool:
     return _is_automagic(stripped)
 
 
-_PYTHON_AFTER_NAME = re.compile(r"[ \t]*(?:=(?!=)|,|\(|\[|\.[A-Za-z_]|[-+*/%&|^@<>]=|:[^:])")
+_PYTHON_AFTER_NAME = lazy_compile(r"[ \t]*(?:=(?!=)|,|\(|\[|\.[A-Za-z_]|[-+*/%&|^@<>]=|:[^:])")
 """What makes `config = {`, `history[0]`, `system(...)` or `time.sleep(1)` Python whatever
 follows: IPython runs a line as a magic only when no assignment, call, index or attribute
 comes after the name (a line that opens a bracket does not compile alone)."""

@@ -15,19 +15,21 @@ import re
 import zlib
 from functools import lru_cache
 
-PLACEHOLDER = re.compile(r"\{\{\s*[\w.]*\s*\}\}|\{[^{}\s]*\}|\$\{\w+\}|%\(\w+\)[sdrif]|%[sdr]")
-_TOKEN = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+from agentlint.lazy_regex import lazy_compile
+
+PLACEHOLDER = lazy_compile(r"\{\{\s*[\w.]*\s*\}\}|\{[^{}\s]*\}|\$\{\w+\}|%\(\w+\)[sdrif]|%[sdr]")
+_TOKEN = lazy_compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
+_WORD = lazy_compile(r"[A-Za-z][A-Za-z']*")
 SHINGLE = 5
 MAX_TEXT = 8000
 """Characters of normalised text kept per prompt (the rest is not compared)."""
 
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazy_compile(
     r"\b(?:you|your|please|respond|answer|return|provide|output|must|should|do not|don't|never|always|"
     r"analy[sz]e|summari[sz]e|generate|create|classify|extract|identify|given|based on|write|evaluate|assess)\b",
     re.IGNORECASE,
 )
-_NOT_PROSE = re.compile(
+_NOT_PROSE = lazy_compile(
     r"(?i:<(?:div|span|style|html|body|head|script|table|p|br|h\d)\b|Mozilla/5\.0|^https?://\S+$)|"
     r"\bSELECT\b[\s\S]*\bFROM\b|\bINSERT INTO\b|\bCREATE (?:TABLE|VIEW|INDEX)\b|\bUPDATE \w+ SET\b|\bDELETE FROM\b"
 )

@@ -36,6 +36,7 @@ from agentlint.facts.prompt_vocab import (
     STRONG_NAME,
 )
 from agentlint.facts.types import PromptSiteFact
+from agentlint.lazy_regex import lazy_compile
 
 
 MIN_WORDS = 8
@@ -530,8 +531,8 @@ def _skeleton(node: ast.AST, depth: int = 0) -> str:
     return "{}"
 
 
-_PROMPT_FILE = re.compile(r"\.(?:md|txt|j2|jinja2?|prompty?|ya?ml|tmpl|mustache|hbs)$", re.IGNORECASE)
-_LOAD_BY_NAME = re.compile(r"^(?:load|get|read|fetch|pull|open)_?(?:prompt|template)s?$|^pull_prompt$", re.IGNORECASE)
-_PROMPT_ID = re.compile(r"^[\w./:@-]{1,120}$")
+_PROMPT_FILE = lazy_compile(r"\.(?:md|txt|j2|jinja2?|prompty?|ya?ml|tmpl|mustache|hbs)$", re.IGNORECASE)
+_LOAD_BY_NAME = lazy_compile(r"^(?:load|get|read|fetch|pull|open)_?(?:prompt|template)s?$|^pull_prompt$", re.IGNORECASE)
+_PROMPT_ID = lazy_compile(r"^[\w./:@-]{1,120}$")
 
 

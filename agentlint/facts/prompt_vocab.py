@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from agentlint.lazy_regex import lazy_compile
+
 PROMPT_KWARGS = frozenset({
     "instructions", "system_prompt", "system", "system_message", "instruction", "prompt", "backstory",
     "system_instruction", "global_instruction", "static_instruction", "system_template", "prompt_template",
@@ -14,36 +16,36 @@ PROMPT_KWARGS = frozenset({
 })
 """Keywords whose value is prompt text, whatever the callee."""
 
-PROMPT_NAME = re.compile(
+PROMPT_NAME = lazy_compile(
     r"prompt|instruction|template|system|persona|backstory|guideline|preamble", re.IGNORECASE
 )
 """Targets (names, attributes, subscripts) that hold prompt text."""
-NOT_PROMPT_NAME = re.compile(
+NOT_PROMPT_NAME = lazy_compile(
     r"tokens?$|_?len$|length|count|size|ids?$|path|file|dir|_fn$|func|enabled|hash|cache|_url$|url$|"
     r"version|encoding|type$|class$|cls$|_kwargs$|_vars$|variables|^is_|^has_|_name$|names$|fields?$",
     re.IGNORECASE,
 )
 """Prompt-sounding names that hold something else (`prompt_tokens`, `template_path`)."""
-STRONG_NAME = re.compile(
+STRONG_NAME = lazy_compile(
     r"prompt|instruction|persona|backstory|system_message|system_msg|guideline|preamble", re.IGNORECASE
 )
 """Names whose (even short) text is a prompt block."""
-BLOCK_NAME = re.compile(
+BLOCK_NAME = lazy_compile(
     r"prompt|instruction|template|system|persona|backstory|guideline|rules|preamble|context|examples", re.IGNORECASE
 )
 """Names whose text is a prompt block when it is prose of a prompt's length."""
-NOT_TEXT_NAME = re.compile(
+NOT_TEXT_NAME = lazy_compile(
     r"usage|help|desc|license|readme|error|warn|log|html|css|sql|banner|welcome|placeholder|doc|notice|"
     r"header|footer|copyright|regex|pattern|schema|query$|queries|url|path|question|task$|tasks$|input|sample_|"
     r"output|result|response|reply|answer|summary|caption|note|status|reason|explanation|feedback|comment",
     re.IGNORECASE,
 )
 """Names whose text, when not otherwise a prompt, is not read as one."""
-PROMPT_FUNCTION = re.compile(r"prompt|instruction|system_message|persona", re.IGNORECASE)
-PROMPT_DECORATOR = re.compile(r"(?:^|\.)(?:system_prompt|instructions|dynamic_prompt|prompt)$")
-PROMPT_MODULE = re.compile(r"(?:^|[._])(?:prompts?|templates?|instructions|personas?)$", re.IGNORECASE)
+PROMPT_FUNCTION = lazy_compile(r"prompt|instruction|system_message|persona", re.IGNORECASE)
+PROMPT_DECORATOR = lazy_compile(r"(?:^|\.)(?:system_prompt|instructions|dynamic_prompt|prompt)$")
+PROMPT_MODULE = lazy_compile(r"(?:^|[._])(?:prompts?|templates?|instructions|personas?)$", re.IGNORECASE)
 """Modules that hold prompts (`app.prompts`, `agent_templates`)."""
-ARGUMENT_NAME = re.compile(r"prompt|instruction|system|persona|role|template|backstory|preamble|guideline", re.IGNORECASE)
+ARGUMENT_NAME = lazy_compile(r"prompt|instruction|system|persona|role|template|backstory|preamble|guideline", re.IGNORECASE)
 """Names of values passed to a function that are followed as prompts."""
 
 ROLES = frozenset({"system", "developer", "user", "human"})
@@ -72,7 +74,7 @@ TEXT_CALLS = frozenset({
     "StringPromptTemplate", "PromptTemplateConfig",
 })
 """Calls whose first argument (or `template=`) is the text of the result."""
-ASSEMBLING_CALLS = re.compile(
+ASSEMBLING_CALLS = lazy_compile(
     r"(?:^|\.)(?:Template|PromptTemplate|ChatPromptTemplate|RichPromptTemplate|from_template|from_messages|get_template)$"
 )
 
@@ -81,7 +83,7 @@ MODEL_METHODS = frozenset({
     "stream", "astream", "generate_content", "generate_content_async", "send_message", "send_message_async",
     "step", "astep", "completion", "acompletion", "create", "call_llm", "llm_call",
 })
-MODEL_CALLEE = re.compile(r"^(?:llm|model|chat_model|call_llm|llm_call|ask_llm|query_llm|get_completion|complete_text|chat_completion)$|_llm$", re.IGNORECASE)
+MODEL_CALLEE = lazy_compile(r"^(?:llm|model|chat_model|call_llm|llm_call|ask_llm|query_llm|get_completion|complete_text|chat_completion)$|_llm$", re.IGNORECASE)
 """Functions whose first argument goes to a model (`llm("...")`, `ask_llm("...")`)."""
 """Calls whose string arguments go to a model."""
 TASK_METHODS = frozenset({"run", "arun", "run_sync", "run_stream", "initiate_chat", "kickoff", "a_initiate_chat"})

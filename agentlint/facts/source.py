@@ -21,14 +21,15 @@ from __future__ import annotations
 import ast
 import io
 import os
-import re
 import stat
 import sys
 import tokenize
 import warnings
 from functools import lru_cache
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from agentlint.lazy_regex import lazy_compile
+
+_LINE_BREAK = lazy_compile(r"\r\n|\r|\n")
 
 
 def split_lines(text: str) -> list[str]:
@@ -59,7 +60,7 @@ def parse_lowered(text: str, filename: str = "<unknown>") -> ast.Module:
         return parse_quietly(lowered, filename)  # type: ignore[return-value]
 
 
-_NEWER = re.compile(r"^\s*(?:type\s+\w+|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
+_NEWER = lazy_compile(r"^\s*(?:type\s+\w+|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
 
 
 def newer_syntax(text: str, error: SyntaxError) -> bool:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from agentlint.lazy_regex import lazy_compile
 
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_BOUNDARY = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def name_parts(name: str) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Callable, Mapping, Sequence
 
 from agentlint.facts import notebooks
 from agentlint.facts.source import split_lines
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.diagnostics import Diagnostic, RuleMeta
 
 FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
@@ -117,7 +118,7 @@ def is_fixable(diagnostic: Diagnostic, unsafe_fixes: bool = False) -> bool:
     return diagnostic.fix is not None and (diagnostic.fix.safe or unsafe_fixes)
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNPRINTABLE = lazy_compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _escape(match: re.Match) -> str:
@@ -147,7 +148,7 @@ def json_text(data: object, **options) -> str:
     return _SURROGATE.sub(lambda m: _escape(m).replace("\\", "\\\\"), text)
 
 
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE = lazy_compile(r"[\ud800-\udfff]")
 
 
 def posix(path: str) -> str:

@@ -12,9 +12,11 @@ import json
 import re
 from typing import Sequence
 
-_WS = re.compile(r"[ \t\n\r]*")
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4})?|.)", re.S)
+from agentlint.lazy_regex import lazy_compile
+
+_WS = lazy_compile(r"[ \t\n\r]*")
+_NEWLINE = lazy_compile(r"\r\n|\r|\n")
+_ESCAPE = lazy_compile(r"\\(?:u[0-9a-fA-F]{4}(?:\\u[0-9a-fA-F]{4})?|.)", re.S)
 
 
 class NotebookText:

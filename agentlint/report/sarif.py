@@ -25,6 +25,7 @@ from urllib.parse import quote
 from agentlint import __version__
 from agentlint.facts.ast_helpers import first_line
 from agentlint.knowledge.test_code import is_test_path
+from agentlint.lazy_regex import lazy_compile
 from agentlint.report._common import Report, docs_home, json_text, relative_to_root, rule_url
 from agentlint.report.notebook_lines import NotebookText, region_in_file
 from agentlint.report.identity import finding_keys
@@ -34,7 +35,7 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 INTERNAL_ERROR_CODE = "AGL003"
 
-_SECTION = re.compile(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
+_SECTION = lazy_compile(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", re.MULTILINE | re.DOTALL)
 
 
 def _full_description(meta: RuleMeta) -> str:
@@ -168,7 +169,7 @@ def _message(text: str) -> dict[str, str]:
     return {"text": text}
 
 
-_BRACKETS = re.compile(r"([\[\]])")
+_BRACKETS = lazy_compile(r"([\[\]])")
 
 
 def _linked_message(text: str, related: "Sequence[Any]") -> dict[str, str]:

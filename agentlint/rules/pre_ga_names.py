@@ -29,6 +29,7 @@ from typing import ClassVar
 
 from agentlint.knowledge import maf
 from agentlint.knowledge.maf import RenamedMethod
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules._pre_ga_imports import (
     PACKAGE,
     Finding,
@@ -372,7 +373,7 @@ class _MafPrefilter:
     `agent_framework` (a fast substring test) and one of the rule's words."""
 
     def __init__(self, words: bytes) -> None:
-        self._words = re.compile(words)
+        self._words = lazy_compile(words)
 
     def search(self, content: bytes) -> bool:
         return PACKAGE.encode() in content and self._words.search(content) is not None

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 from typing import Any, Iterator
 
 from agentlint.facts.ast_helpers import occurrences
 from agentlint.facts.types import FileFacts
 from agentlint.knowledge import guards, recording
 from agentlint.knowledge.words import name_words
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules._silent_except_ast import candidate_statements
 from agentlint.rules.api import Region, Rule, RuleContext, dotted_name
 from agentlint.rules.catalog.errors import SILENT_BROAD_EXCEPT
@@ -73,7 +73,7 @@ def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                     yield item
 
 
-_FAILURE_TEXT = re.compile(
+_FAILURE_TEXT = lazy_compile(
     r"(?<![a-z])"
     r"(?:errors?|errored|fail(?:s|ed|ure|ures)?|unable|cannot|could ?not|couldn't)"
     r"(?![a-z])"
@@ -169,8 +169,8 @@ class _BroadHandlerText:
     the aliases only in a file that says `Exception`: one expression of all four, tried
     at every `e`, `i` and `=` of the file, took four times as long."""
 
-    _CLAUSE = re.compile(rb"except\b[^:]*?Exception|except[ \t\f\\\r\n]*:")
-    _ALIAS = re.compile(rb"import\b[^\n]*\bException\b|=\s*\(?\s*(?:builtins\.)?(?:Base)?Exception\b")
+    _CLAUSE = lazy_compile(rb"except\b[^:]*?Exception|except[ \t\f\\\r\n]*:")
+    _ALIAS = lazy_compile(rb"import\b[^\n]*\bException\b|=\s*\(?\s*(?:builtins\.)?(?:Base)?Exception\b")
 
     def search(self, content: bytes) -> bool:
         clause = self._CLAUSE.match

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Iterator, Sequence
 
 from agentlint.facts.agents.calls import walk_statements
+from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.api import ModelRule
 from agentlint.rules.catalog.tools import EXCEPTION_TEXT_TO_MODEL, MODEL_SUPPLIED_IDENTIFIER, MONEY_WORDS, SCOPE_WORDS
 from agentlint.rules.diagnostics import Diagnostic
@@ -36,7 +37,7 @@ ROLE_WORDS = frozenset({"organizer", "organiser", "sender", "from", "owner", "my
                         "author", "caller", "acting", "principal"})
 """`organizer_email`, `sender_email`: the acting user's address, named by its role."""
 ADDRESS_WORDS = frozenset({"email", "emails", "mail", "address", "mailbox"})
-PRINCIPAL_TEXT = re.compile(
+PRINCIPAL_TEXT = lazy_compile(
     r"\b(current|acting|logged[- ]in|authenticated|signed[- ]in|calling) user\b|\buser'?s own\b|\bthe sender\b"
     r"|\byour own\b|\bof the (current )?caller\b|\b(your|my) (email|account|user ?name|user ?id)\b", re.I)
 """A parameter's description that says it is the acting user (the docstring's `Args:`
@@ -71,7 +72,7 @@ NOT_A_VALUE = frozenset({
     "percent", "percentage", "pct", "rate", "ratio",
 })
 
-_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|\.")
+_BOUNDARY = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|\.")
 
 
 def _words(name: str) -> list[str]:

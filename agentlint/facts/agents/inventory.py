@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 from typing import Callable, Iterator
 
 from agentlint.facts.agents.calls import ModelCalls
@@ -22,6 +21,7 @@ from agentlint.facts.imports import module_level_names
 from agentlint.facts.types import FileFacts, ModelCallFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
+from agentlint.lazy_regex import lazy_compile
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _USAGE_ATTRS = frozenset({
@@ -48,7 +48,7 @@ _AGENT_RUNS = frozenset({
 })
 _BUILTINS = frozenset(dir(builtins))
 _TAIL_PROVIDERS = {"openai": "openai", "anthropic": "anthropic", "google": "google-genai"}
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_CAMEL = lazy_compile(r"([a-z0-9])([A-Z])")
 
 
 def _words(name: str) -> set[str]:

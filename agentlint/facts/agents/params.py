@@ -6,7 +6,6 @@ fact comes from ``knowledge.frameworks``."""
 from __future__ import annotations
 
 import ast
-import re
 from typing import Mapping
 
 from agentlint.facts.agents.calls import ModelCalls
@@ -15,11 +14,12 @@ from agentlint.facts.ast_helpers import char_column, dotted
 from agentlint.facts.source import parse_quietly
 from agentlint.facts.types import ParamFact, ToolFact
 from agentlint.knowledge import frameworks as fw
+from agentlint.lazy_regex import lazy_compile
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCHEMA_CLASS_BASES = frozenset({"BaseModel", "TypedDict", "RootModel"})
 _NOT_FIELDS = frozenset({"model_config", "Config"})
-_ARG_LINE = re.compile(r"^\s*(?::param\s+)?\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(\S.*)$")
+_ARG_LINE = lazy_compile(r"^\s*(?::param\s+)?\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(\S.*)$")
 
 
 class ToolParams(ModelCalls):

@@ -31,14 +31,15 @@ from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import irreversible as irr
 from agentlint.knowledge.guards import is_guard_name
 from agentlint.knowledge.words import name_parts, name_words
+from agentlint.lazy_regex import lazy_compile
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SKIP = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _MAX_DEPTH = 3
-_WHERE = re.compile(r"\bWHERE\b", re.I)
+_WHERE = lazy_compile(r"\bWHERE\b", re.I)
 _APPROVAL_WORDS = ("interrupt", "input(", "confirm", "request_confirmation", "elicit", "wait_for_event")
 _NAMED_APPROVAL_WORDS = ("interrupt_on", *fw.APPROVAL_NAME_LISTS)
-_ASKS = re.compile(r"\binterrupt\(|\binput\(|confirm|request_confirmation|\belicit\(|wait_for_event|\.ask\(")
+_ASKS = lazy_compile(r"\binterrupt\(|\binput\(|confirm|request_confirmation|\belicit\(|wait_for_event|\.ask\(")
 _ASK_TEXTS = ("interrupt(", "input(", "confirm", "elicit(", "wait_for_event", ".ask(")
 """A piece of text each match of ``_ASKS`` holds: ``_asking_lines`` finds them first, and
 searches only the lines that hold one."""
