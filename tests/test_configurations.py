@@ -289,3 +289,47 @@ def test_a_partial_run_compares_what_a_full_run_compares(run_cli, tmp_path):
     write(tmp_path / "three.py", COST.format(name="three"))
     partial, found = concise(run_cli, "--select", "AGL101", "one.py")
     assert found == ["one.py"], partial.output
+
+
+def test_folders_resolve_through_links_as_realpath_does(tmp_path, monkeypatch):
+    # the resolver builds a folder's real path from its parent's (one `lstat` per
+    # folder); through links, chains of links and dangling parts it must say what
+    # `os.path.realpath` says, or a configuration is looked up in the wrong place
+    from agentlint.engine.resolver import Resolver
+    from agentlint.rules import registry
+
+    store = tmp_path / "store"
+    (store / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "repo").mkdir()
+    os.symlink(store, tmp_path / "repo" / "linked")
+    os.symlink(tmp_path / "repo" / "linked" / "deep", tmp_path / "hop")  # a link to a path through a link
+    os.symlink("store/deep", tmp_path / "relative")
+    monkeypatch.chdir(tmp_path)
+    resolver = Resolver(rules=registry.all_rules())
+    folders = [
+        tmp_path / "repo" / "linked" / "deep" / "er",
+        tmp_path / "repo" / "linked",
+        tmp_path / "hop" / "er",
+        tmp_path / "relative" / "er",
+        tmp_path / "repo" / "missing" / "below",
+        tmp_path / "repo",
+        Path(tmp_path.anchor),
+    ]
+    for folder in folders:
+        assert resolver._real(str(folder)) == os.path.realpath(folder), folder
+    # asked again (memoised), the answers hold
+    assert [resolver._real(str(f)) for f in folders] == [os.path.realpath(f) for f in folders]
+
+
+def test_a_configuration_behind_a_linked_folder_holds(run_cli, tmp_path):
+    # the nearest configuration of a file in a linked folder is the one above its
+    # real place, as before the resolver memoised real paths
+    real = tmp_path / "store" / "quiet"
+    write(real.parent / "agentlint.toml", 'ignore = ["AGL302"]\n')
+    write(real / "agent.py", SILENT)
+    project = tmp_path / "project"
+    write(project / "agentlint.toml", "")
+    os.symlink(real, project / "quiet")
+    write(project / "loud" / "agent.py", SILENT)
+    result = run_cli("check", "--no-cache", "--output-format", "concise", "quiet/agent.py", "loud/agent.py", cwd=project)
+    assert "loud/agent.py" in result.stdout and "quiet/agent.py" not in result.stdout, result.output

@@ -14,6 +14,7 @@ import agentlint.engine.run as run_module
 from agentlint.api import settings_for
 from agentlint.engine.run import run
 from agentlint.engine import stat_index
+from agentlint.engine.files import absolute_path
 from agentlint.engine.stat_index import INDEX_FILE, StatIndex
 
 SILENT = "try:\n    pass\nexcept Exception:\n    pass\n"
@@ -254,3 +255,11 @@ def test_a_partial_run_reads_the_other_files_facts_from_one_file(tmp_path, monke
     b.write_text(f"OTHER = 1\nSYSTEM_PROMPT = {prompt}\n")
     _age(b)
     assert partial() == [("AGL401", 4)] and len(entries) == 3
+
+
+@pytest.mark.skipif(os.name != "posix", reason="elsewhere absolute_path is os.path.abspath itself")
+def test_absolute_path_is_abspath_with_the_folder_read_once(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    cwd = os.getcwd()
+    for path in ("a.py", "./a.py", "pkg/../b.py", "pkg//c.py", "pkg/", ".", "..", "/abs/x/../y.py", "//two", "", "a/./b/"):
+        assert absolute_path(path, cwd) == os.path.abspath(path), path

@@ -16,6 +16,16 @@ STALE_TEMP_SECONDS = 600
 """A temporary file older than this belongs to no running write."""
 
 
+def absolute_path(path: str, cwd: str) -> str:
+    """``os.path.abspath(path)``, given the working folder ``cwd`` (read once by the
+    caller: `abspath` asks the system for it on every call, which cost a partial run
+    of a 1,200-file project about 2 ms per pass over its files). Elsewhere than on
+    POSIX, `abspath` itself."""
+    if os.name != "posix":
+        return os.path.abspath(path)
+    return os.path.normpath(os.path.join(cwd, path))
+
+
 def read_bytes(path: str, limit: int | None = None) -> bytes:
     """A regular file's bytes (``read_regular``): `explain` reads every file of a big
     project this way, through ``os.read`` (about half the cost of ``open().read()``)."""

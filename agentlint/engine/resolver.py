@@ -40,6 +40,8 @@ class Resolver:
         """Folder (absolute, as given) -> its configuration file, or None."""
         self._real_config_of: dict[str, str | None] = {}
         """Folder (real path) -> its nearest configuration file, or None."""
+        self._reals: dict[str, str] = {}
+        """Folder (absolute) -> its real path (``_real``)."""
         self.fixed: Settings | None = None
         """The one configuration of every file (`--config`, `--isolated`), or None."""
         if config_file is not None or isolated:
@@ -55,7 +57,7 @@ class Resolver:
     def single(cls, settings: Settings) -> "Resolver":
         """A resolver that gives ``settings`` for every file."""
         resolver = cls.__new__(cls)
-        resolver._by_config, resolver._config_of, resolver._real_config_of = {}, {}, {}
+        resolver._by_config, resolver._config_of, resolver._real_config_of, resolver._reals = {}, {}, {}, {}
         resolver.fixed = resolver.current = settings
         return resolver
 
@@ -112,7 +114,7 @@ class Resolver:
         the configuration of a single run is found); every folder passed is memoised."""
         memo = self._real_config_of
         chain: list[str] = []
-        current = os.path.realpath(folder)
+        current = self._real(folder)
         while True:
             if current in memo:
                 found = memo[current]
@@ -129,4 +131,19 @@ class Resolver:
             current = parent
         for seen in chain:
             memo[seen] = found
+        return found
+
+    def _real(self, folder: str) -> str:
+        """``os.path.realpath`` of an absolute, normalised ``folder``, from its parent's
+        (memoised): a folder that is not a link costs one `lstat`, where `realpath`
+        takes one per part of the path (a partial run looks up every folder of its
+        project, which cost a 150-folder project about 5 ms)."""
+        found = self._reals.get(folder)
+        if found is None:
+            parent, name = os.path.split(folder)
+            if os.name != "posix" or not name or os.path.islink(folder):
+                found = os.path.realpath(folder)
+            else:
+                found = os.path.join(self._real(parent), name)
+            self._reals[folder] = found
         return found

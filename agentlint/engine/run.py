@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from agentlint.engine import boundaries
 from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
+from agentlint.engine.files import absolute_path
 from agentlint.engine.finalize import finalize
 from agentlint.engine.results import FileResult, cacheable, project_phase_wanted, read_source, unreadable
 from agentlint.engine.stat_index import StatIndex
@@ -149,8 +150,9 @@ def run_groups(
             # and no file's facts need reading.
             others[index] = boundaries.context_files(files, paths, settings, projects[index], indexes[index])
             if not others[index]:
+                cwd = os.getcwd()
                 project_keys[index] = cache.project_key(
-                    [(f"{p}\0{os.path.abspath(p)}", keys.get(p, "-")) for p in files]
+                    [(f"{p}\0{absolute_path(p, cwd)}", keys.get(p, "-")) for p in files]
                 )
                 remembered[index] = _remembered(cache, project_keys[index])
                 if remembered[index] is not None:
@@ -286,7 +288,8 @@ def _partial_key(
         if digest is None:
             return None
         pairs.append((path, digest))
-    return cache.project_key([(f"{p}\0{os.path.abspath(p)}", d) for p, d in pairs] + [("\0partial", "")])
+    cwd = os.getcwd()
+    return cache.project_key([(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in pairs] + [("\0partial", "")])
 
 
 def _partial_phase(

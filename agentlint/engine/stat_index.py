@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from agentlint.engine.discovery import stamps_hold
-from agentlint.engine.files import atomic_write
+from agentlint.engine.files import absolute_path, atomic_write
 from agentlint.facts.source import read_regular
 
 INDEX_FILE = "stat-index.json"
@@ -58,6 +58,8 @@ class StatIndex:
         self._unchanged: set[str] = set()
         """Files whose entry matched their ``stat`` in this run."""
         self._dirty = False
+        self._cwd = os.getcwd()
+        """The working folder, which does not change during a run (``files.absolute_path``)."""
 
     @staticmethod
     def stamp(path: str) -> Stamp | None:
@@ -71,7 +73,7 @@ class StatIndex:
         """The content key recorded for ``path`` when its ``stat`` has not changed (else
         None), and the stamp taken now: give it to ``record`` once the file is read
         (taken before the read, a change during the read only costs a hash next time)."""
-        absolute = os.path.abspath(path)
+        absolute = absolute_path(path, self._cwd)
         self._seen.add(absolute)
         stamp = self.stamp(absolute)
         entry = self._entries.get(absolute)
@@ -83,7 +85,7 @@ class StatIndex:
     def findings(self, path: str) -> dict[str, Any] | None:
         """The findings line of the cache entry of an unchanged file, when the index
         keeps it (``keep_findings``): a warm run then opens no cache entry at all."""
-        absolute = os.path.abspath(path)
+        absolute = absolute_path(path, self._cwd)
         if absolute not in self._unchanged:
             return None
         entry = self._entries[absolute]
@@ -93,7 +95,7 @@ class StatIndex:
         """Keep the findings line of the cache entry of ``path`` beside its key, when the
         index holds that key for it (only a small line: the index is read whole by
         every run)."""
-        entry = self._entries.get(os.path.abspath(path))
+        entry = self._entries.get(absolute_path(path, self._cwd))
         if entry is None or entry[4] != key or len(entry) > 5:
             return
         if len(json.dumps(head, separators=(",", ":"))) <= MAX_KEPT_FINDINGS:
@@ -110,7 +112,7 @@ class StatIndex:
             self._dirty = True
 
     def record(self, path: str, stamp: Stamp | None, key: str) -> None:
-        absolute = os.path.abspath(path)
+        absolute = absolute_path(path, self._cwd)
         if stamp is None or max(stamp[1], stamp[2]) >= self._trusted_before:
             self._entries.pop(absolute, None)  # just written: read and hash it next time too
             self._dirty = True
