@@ -220,8 +220,14 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
         copies that already differ matter most), else the strongest edge's word."""
         if not edges:
             return "the same prompt (through another copy)"
-        descriptions = [self._how(units, edge) for edge in edges]
-        return next((d for d in descriptions if d.startswith("already differs")), descriptions[0])
+        first = None
+        for edge in edges:  # in order, and no further than needed: each can cost a diff
+            description = self._how(units, edge)
+            if description.startswith("already differs"):
+                return description
+            if first is None:
+                first = description
+        return first
 
     @staticmethod
     def _how(units, edge) -> str:

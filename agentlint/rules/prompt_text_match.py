@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
+from functools import lru_cache
 from typing import Sequence
 
 from agentlint.facts import prompt_text as pt
@@ -55,6 +56,7 @@ def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], compar
                 shared[(a, ids[y])] += 1
     out = []
     opening_cache: dict[int, list[str]] = {}
+    runs = _LongestRuns(texts)
 
     def opening(i: int) -> list[str]:
         found = opening_cache.get(i)
@@ -75,7 +77,7 @@ def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], compar
         elif containment >= VARIANT and n >= 20 and opening(a) == opening(b):
             out.append((a, b, VARIANT_COPY, ""))
         elif n >= _FRAGMENT_SHARED:
-            run = longest_run(texts[a], texts[b])
+            run = runs.between(a, b)
             if len(run) >= FRAGMENT_RUN:
                 out.append((a, b, FRAGMENT, " ".join(run)))
     # identical texts in many places share every posting; the cap may have hidden them
@@ -94,11 +96,32 @@ def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], compar
     return out
 
 
-def longest_run(a: str, b: str) -> list[str]:
-    wa = pt.content_tokens(pt.tokens(a))
-    wb = pt.content_tokens(pt.tokens(b))
-    match = difflib.SequenceMatcher(None, wa, wb, autojunk=False).find_longest_match(0, len(wa), 0, len(wb))
-    return wa[match.a : match.a + match.size]
+class _LongestRuns:
+    """The longest run of tokens two of ``texts`` share. A text is compared with many
+    others (a project's prompts share their boilerplate): each one's tokens are found
+    once, and each second text's index (what `SequenceMatcher` builds for its second
+    sequence) is built once for all the texts compared with it."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = texts
+        self._tokens: dict[int, list[str]] = {}
+        self._matchers: dict[int, difflib.SequenceMatcher] = {}
+
+    def _words(self, i: int) -> list[str]:
+        found = self._tokens.get(i)
+        if found is None:
+            found = self._tokens[i] = pt.content_tokens(pt.tokens(self._texts[i]))
+        return found
+
+    def between(self, a: int, b: int) -> list[str]:
+        wa, wb = self._words(a), self._words(b)
+        matcher = self._matchers.get(b)
+        if matcher is None:
+            matcher = self._matchers[b] = difflib.SequenceMatcher(None, autojunk=False)
+            matcher.set_seq2(wb)
+        matcher.set_seq1(wa)
+        match = matcher.find_longest_match(0, len(wa), 0, len(wb))
+        return wa[match.a : match.a + match.size]
 
 
 def _words(text: str) -> list[str]:
@@ -107,9 +130,11 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+@lru_cache(maxsize=256)
 def drift(a: str, b: str, *, sentences: bool = True) -> str:
     """How text ``b`` differs from ``a``: "identical", or the first change, its sentence
-    (for prose) and how many more changes follow."""
+    (for prose) and how many more changes follow. Kept for the last few pairs: a
+    finding's message and its first note describe the same pair."""
     wa, wb = _words(a), _words(b)
     ops = [o for o in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes() if o[0] != "equal"]
     if not ops:
