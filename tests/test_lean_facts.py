@@ -156,3 +156,29 @@ def test_the_inventory_is_taken_only_for_the_rule_that_reads_it():
     kept = analyze.analyze_content("app.py", source.encode(), settings_for(select=["ALL"]), all_facts=True)
     assert not without.facts.model_calls
     assert [c.line for c in kept.facts.model_calls] == [3]
+
+
+def test_project_facts_decode_to_what_the_constructor_builds():
+    # the project phase decodes every other file's project facts without the frozen
+    # dataclass's __init__ (``types._project_facts``), and the context file's imports
+    # without filtering them again: the facts must be those the plain path gives
+    from agentlint.facts.types import _FILE_FACTS_DEFAULTS, FileFacts
+
+    assert set(FileFacts.__dataclass_fields__) - set(_FILE_FACTS_DEFAULTS) == {"module"}
+    for value in _FILE_FACTS_DEFAULTS.values():
+        assert isinstance(value, (tuple, str, int, bool)), "a shared default must be immutable"
+    settings = settings_for()
+    seen = 0
+    for path in _files():
+        if path.suffix != ".py" or "fixtures" not in path.parts:
+            continue
+        result = analyze.analyze_content(str(path), path.read_bytes(), settings)
+        data = result.facts.to_json()
+        decoded = FileFacts.project_from_json(data)
+        common = {k: getattr(decoded, k) for k in decoded.project_json()}
+        assert decoded == FileFacts(**common) and repr(decoded) == repr(FileFacts(**common))
+        assert hash(decoded) == hash(FileFacts(**common))
+        again = FileFacts.project_from_json(decoded.project_json(), framework_imports=True)
+        assert again == decoded, path
+        seen += bool(decoded.imports or decoded.tools or decoded.prompt_sites)
+    assert seen > 20

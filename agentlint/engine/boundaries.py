@@ -410,7 +410,7 @@ def load_context_facts(
         data = held if held is not None else cached_facts(cache, key) if cache is not None else None
         if data is not None:
             try:
-                out[path] = FileFacts.project_from_json(data)
+                out[path] = FileFacts.project_from_json(data, framework_imports=held is not None)
                 if kept is not None:
                     kept[key] = held if held is not None else out[path].project_json()
                 continue
