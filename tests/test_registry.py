@@ -69,3 +69,35 @@ def test_asking_for_the_classes_imports_their_modules() -> None:
         "assert 'agentlint.rules.cost_formulas' in sys.modules and 'agentlint.rules.api' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_rule_reports_only_in_files_holding_its_needed_text():
+    # ``Entry.needs_text`` spares loading a per-file rule's module for a file without
+    # it: the rule must never report in such a file. Every finding of the fixtures is
+    # in a file that holds it, and analysing every fixture with every per-file rule
+    # loaded finds the same as with the gate.
+    from pathlib import Path
+
+    from agentlint.api import settings_for
+    from agentlint.engine import analyze
+
+    root = Path(__file__).resolve().parent.parent / "fixtures"
+    needs = {entry.meta.code: entry.needs_text for entry in registry._PER_FILE}
+    assert needs["AGL302"] == b"except" and needs["AGL601"] == needs["AGL602"] == b"agent_framework"
+    settings = settings_for()
+    checked = 0
+    for path in sorted(root.rglob("*.py")):
+        content = path.read_bytes()
+        gated = analyze.analyze_content(str(path), content, settings)
+        for diagnostic in gated.diagnostics:
+            if diagnostic.code in needs:
+                assert needs[diagnostic.code] in content, (path, diagnostic.code)
+                checked += 1
+        original = registry.per_file_rules
+        try:
+            registry.per_file_rules = lambda content=None: original()  # every rule, as before the gate
+            every = analyze.analyze_content(str(path), content, settings)
+        finally:
+            registry.per_file_rules = original
+        assert [d.to_json() for d in every.diagnostics] == [d.to_json() for d in gated.diagnostics], path
+    assert checked > 50

@@ -201,3 +201,25 @@ def test_leaving_keeps_what_sys_exit_would_give(monkeypatch, capsys):
             pass
         assert ended[-1] == status
     assert capsys.readouterr().err == "no such file\n"
+
+
+PRE_GA = ("agentlint.rules.pre_ga_names", "agentlint.rules._pre_ga_imports", "agentlint.rules._pre_ga_tree")
+
+
+def test_rule_modules_and_toml_load_only_for_files_that_need_them(tmp_path):
+    # A file that never names `agent_framework` cannot hold a pre-GA name: the pre-GA
+    # rules' modules stay unloaded (``registry.Entry.needs_text``); one without `except`
+    # spares AGL302's. A pyproject.toml that does not mention agentlint is not parsed.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    (tmp_path / "tools.py").write_text(SILENT)
+    code, loaded = _loaded(tmp_path, "check", "--no-cache", "tools.py")
+    assert code == 1 and "agentlint.rules.silent_broad_except" in loaded
+    assert _heavy(loaded, PRE_GA) == [] and "tomllib" not in loaded
+    (tmp_path / "plain.py").write_text("def f(x):\n    return x + 1\n")
+    code, loaded = _loaded(tmp_path, "check", "--no-cache", "plain.py")
+    assert code == 0 and "agentlint.engine.analyze" in loaded  # it was analysed
+    assert "agentlint.rules.silent_broad_except" not in loaded
+    (tmp_path / "maf.py").write_text("from agent_framework import FunctionApprovalRequestContent\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.agentlint]\nignore = []\n")
+    code, loaded = _loaded(tmp_path, "check", "--no-cache", "maf.py")
+    assert code == 1 and _heavy(loaded, PRE_GA) == sorted(PRE_GA) and "tomllib" in loaded

@@ -105,7 +105,7 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
     project = project_phase_wanted(settings)
     # the per-file rules whose text test the file passes (most files hold no candidate)
     worded = [
-        r for r in registry.per_file_rules()
+        r for r in registry.per_file_rules(content)
         if r.meta.code in settings.enabled and (r.prefilter is None or r.prefilter.search(content))
     ]
     read = OPTIONAL_FACTS if all_facts else _read_by_selected(settings.enabled)

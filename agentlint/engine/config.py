@@ -27,11 +27,9 @@ from agentlint.rules.lazy import lazy_module
 # only a bad key (a suggestion) or `per-file-ignores` need these
 difflib = lazy_module("difflib")
 pathspec = lazy_module("pathspec")
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+# only a configuration file needs this: most projects' pyproject.toml never mentions
+# agentlint (``config_in`` tests the text first), and a run without one never parses TOML
+tomllib = lazy_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
 
 OUTPUT_FORMATS = ("full", "concise", "json", "json-lines", "sarif", "github", "gitlab")
 DEFAULT_EXCLUDES = (

@@ -14,6 +14,7 @@ import importlib  # the rule modules, imported on first use (see `_classes`)
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from agentlint.knowledge.maf import MAF_PACKAGE
 from agentlint.rules.builtin import ENGINE_CODES, UNUSED_SUPPRESSION
 from agentlint.rules.catalog import agents, cost, errors, guards, pre_ga, prompts, tools
 from agentlint.rules.diagnostics import RuleMeta
@@ -30,12 +31,17 @@ class Entry(NamedTuple):
     """The dotted name of the module that implements it."""
     cls: str
     """The class's name in that module."""
+    needs_text: bytes = b""
+    """Bytes that every file the rule can report in holds (a per-file rule): a file
+    without them does not load the rule's module to ask its ``prefilter``."""
 
 
 _PER_FILE: tuple[Entry, ...] = (
-    Entry(errors.SILENT_BROAD_EXCEPT, "agentlint.rules.silent_broad_except", "SilentBroadExcept"),
-    Entry(pre_ga.PRE_GA_APPROVAL_NAME, "agentlint.rules.pre_ga_names", "PreGaApprovalName"),
-    Entry(pre_ga.PRE_GA_AGENT_FRAMEWORK_NAME, "agentlint.rules.pre_ga_names", "PreGaAgentFrameworkName"),
+    Entry(errors.SILENT_BROAD_EXCEPT, "agentlint.rules.silent_broad_except", "SilentBroadExcept", b"except"),
+    Entry(pre_ga.PRE_GA_APPROVAL_NAME, "agentlint.rules.pre_ga_names", "PreGaApprovalName",
+          MAF_PACKAGE.encode()),
+    Entry(pre_ga.PRE_GA_AGENT_FRAMEWORK_NAME, "agentlint.rules.pre_ga_names", "PreGaAgentFrameworkName",
+          MAF_PACKAGE.encode()),
 )
 """Rules over one file's LibCST tree (one batched traversal)."""
 
@@ -75,11 +81,22 @@ def _classes(kind: str) -> tuple[type, ...]:
     """The rule classes of ``kind``, in the table's order. The implementation modules are
     imported here, on the first call, not at the top of this module: they import the
     analysis (facts, agent model, regexes), which listing the rules never needs."""
-    return tuple(getattr(importlib.import_module(entry.module), entry.cls) for entry in _KINDS[kind])
+    return tuple(_class(entry.module, entry.cls) for entry in _KINDS[kind])
 
 
-def per_file_rules() -> tuple[type[Rule], ...]:
-    return _classes("per-file")
+@lru_cache(maxsize=None)
+def _class(module: str, name: str) -> type:
+    return getattr(importlib.import_module(module), name)
+
+
+def per_file_rules(content: bytes | None = None) -> tuple[type[Rule], ...]:
+    """The per-file rule classes; with ``content``, those whose ``Entry.needs_text`` the
+    file holds, in the same order. The others' modules are not imported: a one-file run
+    on a file that does not import Microsoft Agent Framework, say, loads none of the
+    pre-GA rules' three modules."""
+    if content is None:
+        return _classes("per-file")
+    return tuple(_class(entry.module, entry.cls) for entry in _PER_FILE if entry.needs_text in content)
 
 
 def model_rules() -> tuple[type[ModelRule], ...]:
