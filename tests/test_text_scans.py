@@ -77,3 +77,22 @@ def test_registration_text_is_the_search_on_every_fixture(extra):
         assert _has_registration_text(source, keywords) is expected
         found += expected
     assert found > 3
+
+
+def test_cjk_characters_are_those_of_the_ranges_by_code_point():
+    # ``prompt_text`` finds CJK characters by code point, as the character class of
+    # these ranges would: every edge of every range, other scripts, emoji, astral planes
+    import random
+    import re
+
+    from agentlint.facts import prompt_text as pt
+
+    ranges = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+    edges = [0x303F, 0x3040, 0x30FF, 0x3100, 0x33FF, 0x3400, 0x9FFF, 0xA000, 0xABFF, 0xAC00, 0xD7AF, 0xD7B0]
+    alphabet = [chr(c) for c in [*range(32, 127), *edges, 0xE9, 0x2019, 0x4E2D, 0x1F600, 0x20000]]
+    rng = random.Random(7)
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert pt.has_cjk(text) == (ranges.search(text) is not None), repr(text)
+        assert len(pt._cjk_characters(text)) == len(ranges.findall(text)), repr(text)
+    assert pt.word_count("请 回答 the question") == 1.5 + 2  # three CJK characters, two words
