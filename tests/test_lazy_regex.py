@@ -37,15 +37,17 @@ def test_it_compiles_once_and_then_costs_nothing_extra(monkeypatch) -> None:
     assert compiled == []  # nothing at creation
     assert lazy.match("aab") and lazy.search("xab") and not lazy.fullmatch("b")
     assert compiled == ["a+b"]  # once, whatever was read
-    # a method read once is kept on the instance: the next read is the compiled
-    # pattern's own bound method, with no wrapper between
-    assert lazy.__dict__["search"] == lazy.compiled.search
-    assert type(lazy.search) is type(re.compile("x").search)
+    # once compiled, the stand-in holds the compiled pattern's own bound methods and
+    # its class has no __getattr__ (which would slow every read): no wrapper between
+    assert lazy.__dict__["search"] == lazy.compiled.search and lazy.sub("-", "xaab") == "x-"
+    assert type(lazy.search) is type(real_compile("x").search)
+    assert not hasattr(type(lazy), "__getattr__") and lazy.groups == 0 and lazy.pattern == "a+b"
+    assert compiled == ["a+b"]
 
 
 def test_it_is_no_pattern_for_the_re_module_but_its_compiled_one_is() -> None:
     lazy = lazy_compile(r"\d")
-    assert isinstance(lazy, LazyPattern) and not isinstance(lazy, re.Pattern)
+    assert isinstance(lazy, LazyPattern) and not isinstance(lazy, re.Pattern)  # not used yet
     assert re.sub(lazy.compiled, "#", "a1b2") == "a#b#"
     assert copy.copy(lazy).search("x1")  # copying does not trip over the stand-in
     assert "lazy_compile" in repr(lazy) and r"\d" in repr(lazy)
