@@ -178,6 +178,7 @@ def test_project_facts_decode_to_what_the_constructor_builds():
         common = {k: getattr(decoded, k) for k in decoded.project_json()}
         assert decoded == FileFacts(**common) and repr(decoded) == repr(FileFacts(**common))
         assert hash(decoded) == hash(FileFacts(**common))
+        assert decoded.to_json() == FileFacts(**common).to_json()  # every field in the instance, as __init__ sets them
         again = FileFacts.project_from_json(decoded.project_json(), framework_imports=True)
         assert again == decoded, path
         seen += bool(decoded.imports or decoded.tools or decoded.prompt_sites)
