@@ -110,7 +110,8 @@ PROGRAM = textwrap.dedent(
         raise SystemExit(status)
     os._exit = _exit
     early = []
-    gc.callbacks.append(lambda phase, info: phase == "start" and not gc.get_freeze_count() and early.append(1))
+    base = gc.get_freeze_count()  # not 0 on every Python: 3.12 starts with some frozen
+    gc.callbacks.append(lambda phase, info: phase == "start" and gc.get_freeze_count() == base and early.append(1))
     sys.argv = ["agentlint", *sys.argv[1:]]
     code = None
     try:
@@ -118,7 +119,7 @@ PROGRAM = textwrap.dedent(
         agentlint.cli.entry.entry_point()
     except SystemExit as exc:
         code = exc.code
-    print(json.dumps({"code": code, "early": len(early), "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+    print(json.dumps({"code": code, "early": len(early), "enabled": gc.isenabled(), "frozen": gc.get_freeze_count() - base}))
     """
 )
 
@@ -143,7 +144,8 @@ def test_the_program_collects_no_garbage_while_it_loads_and_code_calling_it_keep
         check=False,
     )
     left_alone = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert left_alone["code"] == 1 and left_alone["frozen"] == 0 and left_alone["early"] > 20
+    # (collections come less often on newer Pythons: a dozen on 3.13, some forty before)
+    assert left_alone["code"] == 1 and left_alone["frozen"] == 0 and left_alone["early"] > max(8, data["early"])
 
 
 # The program as its console script runs it, with an `atexit` hook that would speak at
@@ -204,6 +206,7 @@ def test_leaving_keeps_what_sys_exit_would_give(monkeypatch, capsys):
 
 
 PRE_GA = ("agentlint.rules.pre_ga_names", "agentlint.rules._pre_ga_imports", "agentlint.rules._pre_ga_tree")
+TOML = "tomllib" if sys.version_info >= (3, 11) else "tomli"
 
 
 def test_rule_modules_and_toml_load_only_for_files_that_need_them(tmp_path):
@@ -214,7 +217,7 @@ def test_rule_modules_and_toml_load_only_for_files_that_need_them(tmp_path):
     (tmp_path / "tools.py").write_text(SILENT)
     code, loaded = _loaded(tmp_path, "check", "--no-cache", "tools.py")
     assert code == 1 and "agentlint.rules.silent_broad_except" in loaded
-    assert _heavy(loaded, PRE_GA) == [] and "tomllib" not in loaded
+    assert _heavy(loaded, PRE_GA) == [] and TOML not in loaded
     (tmp_path / "plain.py").write_text("def f(x):\n    return x + 1\n")
     code, loaded = _loaded(tmp_path, "check", "--no-cache", "plain.py")
     assert code == 0 and "agentlint.engine.analyze" in loaded  # it was analysed
@@ -222,4 +225,4 @@ def test_rule_modules_and_toml_load_only_for_files_that_need_them(tmp_path):
     (tmp_path / "maf.py").write_text("from agent_framework import FunctionApprovalRequestContent\n")
     (tmp_path / "pyproject.toml").write_text("[tool.agentlint]\nignore = []\n")
     code, loaded = _loaded(tmp_path, "check", "--no-cache", "maf.py")
-    assert code == 1 and _heavy(loaded, PRE_GA) == sorted(PRE_GA) and "tomllib" in loaded
+    assert code == 1 and _heavy(loaded, PRE_GA) == sorted(PRE_GA) and TOML in loaded
