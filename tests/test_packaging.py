@@ -11,6 +11,7 @@ from __future__ import annotations
 import email
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -27,12 +28,24 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
+_NOT_SOURCE = shutil.ignore_patterns(
+    ".git", ".ci", ".venv*", "venv*", "build", "dist", "*.egg-info", "__pycache__", ".agentlint_cache",
+    ".hypothesis", ".pytest_cache", ".ruff_cache",
+)
+"""What a checkout holds besides its sources: virtualenvs, build output, caches."""
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
     pytest.importorskip("build")
+    # Built from a copy of the checkout: setuptools stages the sdist and writes its
+    # egg-info inside the source folder, so two builds from one checkout at once (the
+    # suite on several Pythons, as `.ci/run` runs it) would take each other's files.
+    source = tmp_path_factory.mktemp("source") / "agentlint"
+    shutil.copytree(ROOT, source, ignore=_NOT_SOURCE)
     out = tmp_path_factory.mktemp("dist")
     proc = subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--no-isolation", "--outdir", str(out), str(ROOT)],
+        [sys.executable, "-m", "build", "--sdist", "--wheel", "--no-isolation", "--outdir", str(out), str(source)],
         capture_output=True,
         text=True,
         timeout=600,
