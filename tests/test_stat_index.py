@@ -263,3 +263,19 @@ def test_absolute_path_is_abspath_with_the_folder_read_once(tmp_path, monkeypatc
     cwd = os.getcwd()
     for path in ("a.py", "./a.py", "pkg/../b.py", "pkg//c.py", "pkg/", ".", "..", "/abs/x/../y.py", "//two", "", "a/./b/"):
         assert absolute_path(path, cwd) == os.path.abspath(path), path
+
+
+def test_the_digest_of_a_file_written_just_now_is_kept(tmp_path) -> None:
+    # its entry is not (its time stamps may not tell the next change), but a digest
+    # belongs to the content: the next partial run needs not read the facts again
+    path = tmp_path / "fresh.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    index = StatIndex(str(tmp_path / "cache"))
+    key, stamp = index.lookup(str(path))
+    assert key is None
+    index.record(str(path), stamp, "content-key")
+    index.keep_digest("content-key", "digest")
+    index.save()
+    again = StatIndex(str(tmp_path / "cache"))
+    assert again.lookup(str(path))[0] is None
+    assert again.digest("content-key") == "digest"

@@ -114,15 +114,24 @@ class Cache:
 
     def get_project(self, key: str) -> list[dict[str, Any]] | None:
         """The project rules' findings remembered for ``project_key``."""
-        data = self._read_json(_PROJECT_FILE)
+        data = self.get_project_record()
         if data is None or data.get("key") != key or not isinstance(data.get("diagnostics"), list):
             return None
         return data["diagnostics"]
 
-    def put_project(self, key: str, diagnostics: list[dict[str, Any]]) -> None:
+    def get_project_record(self) -> dict[str, Any] | None:
+        """The last project phase remembered: its ``key``, its ``diagnostics`` and, for a
+        partial run, more (``put_project``)."""
+        return self._read_json(_PROJECT_FILE)
+
+    def put_project(self, key: str, diagnostics: list[Any], **partial: Any) -> None:
         """Remember the last project phase (one per settings folder: the next run of the
-        same files reads it instead of every file's facts)."""
-        self._write_json(_PROJECT_FILE, {"key": key, "diagnostics": diagnostics})
+        same files reads it instead of every file's facts). ``partial``, for a partial
+        run (``engine.run``): ``moved_key``, its key without the lines of the checked
+        files' project facts, and ``lines``, those lines (the phase holds, lines moved,
+        after an edit that only moved them: ``line_shift``); ``texts``, the content key
+        of each module whose text the phase read."""
+        self._write_json(_PROJECT_FILE, {"key": key, "diagnostics": diagnostics, **partial})
 
     def get_context(self) -> dict[str, dict[str, Any]]:
         """The project facts (JSON, by content key) of the files a partial run read last:

@@ -102,9 +102,11 @@ class _Names:
     """Where a name used in one module of the project comes from: a candidate tool
     framework of the project, or a framework name re-exported by a project module."""
 
-    def __init__(self, facts: Mapping[str, FileFacts], knowledge=None) -> None:
+    def __init__(self, facts: Mapping[str, FileFacts], knowledge=None, read: set[str] | None = None) -> None:
         self.facts = facts
         self.knowledge = knowledge
+        self.read = read
+        """The paths of the modules read (``read_module``)."""
         self._helpers: dict[str, dict[str, str]] = {}
         self._sinks: dict[str, dict[str, tuple[str, str]]] = {}
         self.by_module = _modules(facts)
@@ -155,8 +157,7 @@ class _Names:
             if module not in memo:
                 memo[module] = {}
                 try:
-                    with open(path, "rb") as fh:
-                        content = fh.read()
+                    content = read_module(path, self.read)
                     if parse_if is None or parse_if(content):
                         text = decode(content)
                         tree = parse_lowered(text, path)
@@ -211,8 +212,7 @@ class _Names:
             path = self.by_module.get(module) or ""
             found = {}
             try:
-                with open(path, "rb") as fh:
-                    text = decode(fh.read())
+                text = decode(read_module(path, self.read))
                 found = {i.local: i.qualified for i in import_facts(path, parse_lowered(text, path)).imports}
             except _READ_ERRORS:
                 pass
@@ -220,13 +220,23 @@ class _Names:
         return found
 
 
-def _plans(facts: Mapping[str, FileFacts], knowledge) -> dict[str, _Plan]:
+def read_module(path: str, read: set[str] | None) -> bytes:
+    """A module's bytes, its path added to ``read``: what the project phase finds then
+    depends on the module's text, not only on its facts, and a remembered phase holds
+    only while that text stays the same (``engine.run``)."""
+    if read is not None:
+        read.add(path)
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _plans(facts: Mapping[str, FileFacts], knowledge, read: set[str] | None = None) -> dict[str, _Plan]:
     plans: dict[str, _Plan] = {}
     for path, refs in resolve(facts).items():
         plans.setdefault(path, _Plan()).refs = refs
     if not any(f.tool_uses or f.tool_frameworks for f in facts.values() if f is not None):
         return plans
-    names = _Names(facts, knowledge)
+    names = _Names(facts, knowledge, read)
     subclasses = {q: c.subclasses for q, c in names.candidates.items()}
     resolved: dict[tuple[str, str], ToolFrameworkFact | str | None] = {}
     for path, file_facts in facts.items():
@@ -280,20 +290,19 @@ def _matches(qualified: str, table: Mapping[str, object]) -> bool:
 
 
 def declare(
-    facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True
+    facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True, read: set[str] | None = None,
 ) -> tuple[list[Diagnostic], dict[str, FileFacts]]:
     """Findings of the model rules on the tools found across modules, and the facts
-    with those tools added."""
+    with those tools added. ``read`` collects the paths of the modules read."""
     knowledge = agent_knowledge(settings.knowledge)
-    plans = _plans(facts, knowledge)
+    plans = _plans(facts, knowledge, read)
     if not plans:
         return [], dict(facts)
     updated = dict(facts)
     out: list[Diagnostic] = []
     for path, plan in sorted(plans.items()):
         try:
-            with open(path, "rb") as fh:
-                text = decode(fh.read())
+            text = decode(read_module(path, read))
             tree = parse_lowered(text, path)
             file_facts = extract_facts(path, tree, text, project=False)  # what the model and its rules read
             if plan.aliases:
@@ -355,13 +364,15 @@ def _through_imports(path: str, text: str, tree, file_facts: FileFacts, knowledg
 
 def declare_in_projects(
     facts: Mapping[str, FileFacts], settings, *, with_rules: bool = True, projects: ProjectMap | None = None,
+    read: set[str] | None = None,
 ) -> tuple[list[Diagnostic], list[dict[str, FileFacts]]]:
     """``declare`` within each project (``engine.boundaries``): the findings, and each
     project's facts with the tools found across modules added. ``projects``: the run's
-    project map, when it has one (its folders read already)."""
+    project map, when it has one (its folders read already); ``read`` collects the
+    paths of the modules read."""
     found: list[Diagnostic] = []
     groups = split_by_project(facts, projects or ProjectMap(settings))
     for index, group in enumerate(groups):
-        diagnostics, groups[index] = declare(group, settings, with_rules=with_rules)
+        diagnostics, groups[index] = declare(group, settings, with_rules=with_rules, read=read)
         found += diagnostics
     return found, groups

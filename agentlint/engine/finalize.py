@@ -36,20 +36,22 @@ def finalize(
     project_diagnostics: list[Diagnostic] | None = None,
     on_project: Callable[[list[Diagnostic]], None] | None = None,
     projects: ProjectMap | None = None,
+    project_reads: set[str] | None = None,
 ) -> list[Diagnostic]:
     """Project phase (unless ``project`` is false), then per-file-ignores and
     suppressions, sorted. ``context`` holds the facts of project files that were not
     checked (a partial run): the project rules see them, but report only in
     ``results``. ``project_diagnostics`` are the project phase's findings when they are
     already known (a run in which nothing changed); ``on_project`` is given those the
-    phase found. ``projects``: the run's project map, when it has one."""
+    phase found. ``projects``: the run's project map, when it has one; ``project_reads``
+    collects the paths of the modules whose text the project phase read."""
     by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
     if project:
         if project_diagnostics is None:
             facts = {p: r.facts for p, r in results.items()}
             if context:
                 facts = {**context, **facts}
-            project_diagnostics = project_rules.project_phase(facts, settings, projects)
+            project_diagnostics = project_rules.project_phase(facts, settings, projects, project_reads)
             if on_project is not None:
                 on_project(project_diagnostics)
         for d in project_diagnostics:

@@ -18,16 +18,18 @@ from agentlint.rules.diagnostics import Diagnostic
 
 
 def project_phase(
-    facts: Mapping[str, FileFacts], settings: Settings, projects: ProjectMap | None = None
+    facts: Mapping[str, FileFacts], settings: Settings, projects: ProjectMap | None = None,
+    read: set[str] | None = None,
 ) -> list[Diagnostic]:
     """The project rules, run once per project (``boundaries``: a monorepo of independent
     applications is several projects, which never see each other's facts). ``projects``:
-    the run's project map, when it has one."""
+    the run's project map, when it has one; ``read`` collects the paths of the modules
+    whose text the phase read (``cross_module_tools.read_module``)."""
     selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
     if not facts:
         return []
     # tools declared in one module and passed as tools in another, per project
-    out, groups = cross_module_tools.declare_in_projects(facts, settings, projects=projects)
+    out, groups = cross_module_tools.declare_in_projects(facts, settings, projects=projects, read=read)
     for cls in selected:
         rule_settings = rule_settings_of(cls, settings)
         for group in groups:

@@ -12,9 +12,9 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
-from agentlint.engine import boundaries
+from agentlint.engine import boundaries, line_shift
 from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.files import absolute_path
@@ -193,6 +193,8 @@ def run_groups(
         group_results = results[index]
         crashes: list[tuple[str, str]] = []
         cache, project_key, stat_index = caches[index], project_keys[index], indexes[index]
+        phase: _PartialKeys | None = None
+        reads: set[str] | None = None
         context = None
         if keeps[index] and paths is not None:
             other_files = _other_files(
@@ -200,8 +202,10 @@ def run_groups(
             )
             if others[index]:  # a partial run with a cache
                 remember = remember_partial and keeps[index] == "project"
-                context, project_key, remembered[index] = _partial_phase(
+                context, phase, remembered[index] = _partial_phase(
                     group_results, other_files, settings, cache, stat_index, crashes, remember)
+                if phase is not None:
+                    project_key, reads = phase.exact, set()
             else:
                 context = _context_facts(other_files, settings, cache, crashes, stat_index)
         if stat_index is not None:
@@ -210,9 +214,16 @@ def run_groups(
         diagnostics = finalize(
             group_results, settings, registry.all_rules(), context=context,
             project_diagnostics=remembered[index], on_project=found.append, projects=projects[index],
+            project_reads=reads,
         )
         if cache is not None and project_key is not None and remembered[index] is None and found and not crashes:
-            cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]])
+            partial = {} if phase is None or reads is None else {
+                "moved_key": phase.moved, "lines": phase.lines,
+                "texts": {p: _content_key(p, settings.max_file_size, stat_index)[0] for p in sorted(reads)},
+            }
+            cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]], **partial)
+            if stat_index is not None and partial:
+                stat_index.save()  # the keys of the modules read, when the index had none
         # A project file not given to check whose facts crashed: said there, the run goes on.
         diagnostics += [engine_diagnostic(INTERNAL_ERROR, path, message) for path, message in crashes]
         out.append((settings, RunResult(diagnostics, group_results, len(group_results), hits[index], context)))
@@ -266,20 +277,19 @@ def _other_files(
 
 
 def project_digest(facts: FileFacts) -> str:
-    """A digest of what the project phase reads of a file (``PROJECT_FACT_KEYS``)."""
-    text = json.dumps(facts.project_json(), sort_keys=True, separators=(",", ":"))
+    """A digest of what the project phase reads of a file (``PROJECT_FACT_KEYS``), the
+    same for its facts read from the cache or just extracted."""
+    text = json.dumps(facts.project_json(framework_imports=True), sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _partial_key(
-    results: Mapping[str, FileResult], others: Mapping[str, str | None], cache: Cache, index: StatIndex,
-    context: Mapping[str, FileFacts],
-) -> str | None:
-    """The key of a partial run's project phase: every project file with the digest of
-    its project facts (an edit that moves none of them keeps it). ``others``: the files
-    not checked, with their content keys; their digests come from the index, else from
-    ``context`` (then kept in the index). None when one is unknown."""
-    pairs = [(path, project_digest(result.facts)) for path, result in results.items() if path != "-"]
+def _other_digests(
+    others: Mapping[str, str | None], index: StatIndex, context: Mapping[str, FileFacts],
+) -> list[tuple[str, str]] | None:
+    """(path, digest of its project facts) of each file not checked (``others``: with its
+    content key): from the index, else from ``context`` (then kept in the index). None
+    when one is unknown."""
+    pairs = []
     for path, key in others.items():
         digest = index.digest(key)
         if digest is None and key is not None and path in context:
@@ -288,31 +298,111 @@ def _partial_key(
         if digest is None:
             return None
         pairs.append((path, digest))
+    return pairs
+
+
+def _partial_key(cache: Cache, pairs: Iterable[tuple[str, str]], kind: str) -> str:
+    """The key of a partial run's project phase over (path, digest) of every project file:
+    an edit that moves none of the project facts keeps it. ``kind`` tells the keys of
+    exact digests and those of digests without lines (``line_shift``) apart."""
     cwd = os.getcwd()
-    return cache.project_key([(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in pairs] + [("\0partial", "")])
+    return cache.project_key([(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in pairs] + [(kind, "")])
+
+
+class _PartialKeys(NamedTuple):
+    exact: str
+    """Over every file's project facts."""
+    moved: str
+    """Over the checked files' project facts without their lines (``line_shift``)."""
+    lines: dict[str, list[int]]
+    """The lines of each checked file's project facts."""
+
+
+def _partial_keys(
+    results: Mapping[str, FileResult], free: Mapping[str, tuple[str, list[int]]], others: list[tuple[str, str]],
+    cache: Cache,
+) -> _PartialKeys:
+    exact = [(path, project_digest(result.facts)) for path, result in results.items() if path != "-"]
+    moved = [(path, digest) for path, (digest, _lines) in free.items()]
+    return _PartialKeys(
+        _partial_key(cache, exact + others, "\0partial"),
+        _partial_key(cache, moved + others, "\0partial, lines moved"),
+        {path: lines for path, (_digest, lines) in free.items()},
+    )
 
 
 def _partial_phase(
     results: Mapping[str, FileResult], others: list[str], settings: Settings, cache: Cache | None,
     index: StatIndex | None, crashes: list[tuple[str, str]], remember: bool,
-) -> tuple[dict[str, FileFacts] | None, str | None, list[Diagnostic] | None]:
-    """(the other files' facts, the key to remember the project phase under, its
+) -> tuple[dict[str, FileFacts] | None, _PartialKeys | None, list[Diagnostic] | None]:
+    """(the other files' facts, the keys to remember the project phase under, its
     remembered findings) for a partial run: the findings when no project file's project
-    facts changed since a remembered phase (no other file's facts are read then), else
-    the facts, and the key when every file's digest is known (the first such run keeps
-    the digests of the facts it reads)."""
+    facts changed since a remembered phase, or only the lines of the checked files' did
+    (no other file's facts are read then), else the facts, and the keys when every
+    file's digest is known (the first such run keeps the digests of the facts it reads)."""
     if not remember or cache is None or index is None:
         return _context_facts(others, settings, cache, crashes, index), None, None
     # each file's key once (a stat, or a read of a file changed since the index saw it)
     keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
-    key = _partial_key(results, keys, cache, index, {})
-    found = _remembered(cache, key) if key is not None else None
+    free = {
+        path: line_shift.free_digest(r.facts.project_json(framework_imports=True))
+        for path, r in results.items() if path != "-"
+    }
+    digests = _other_digests(keys, index, {})
+    phase = _partial_keys(results, free, digests, cache) if digests is not None else None
+    found = _remembered_partial(cache, phase, settings, index) if phase is not None else None
     if found is not None:
-        return None, key, found
+        return None, phase, found
     context = _context_facts(others, settings, cache, crashes, index, keys)
-    if key is None and context and not crashes:
-        key = _partial_key(results, keys, cache, index, context)
-    return context, key, None
+    if phase is None and context and not crashes:
+        digests = _other_digests(keys, index, context)
+        phase = _partial_keys(results, free, digests, cache) if digests is not None else None
+    return context, phase, None
+
+
+def _remembered_partial(
+    cache: Cache, phase: _PartialKeys, settings: Settings, index: StatIndex
+) -> list[Diagnostic] | None:
+    """The remembered findings of a partial run's project phase: those of the same
+    project facts, else those of the same facts before lines of the checked files moved,
+    moved with them (``line_shift``); only while each module whose text the phase read
+    is the same."""
+    record = cache.get_project_record()
+    if record is None:
+        return None
+    texts = record.get("texts")
+    if not isinstance(texts, dict) or any(
+        _content_key(path, settings.max_file_size, index)[0] != key for path, key in texts.items()
+    ):
+        return None
+    stored = record.get("diagnostics")
+    if record.get("key") != phase.exact:
+        if record.get("moved_key") != phase.moved:
+            return None
+        stored = _moved_findings(record, phase.lines)
+    return _decoded(stored)
+
+
+def _moved_findings(record: Mapping[str, Any], lines: Mapping[str, list[int]]) -> list[list[Any]] | None:
+    """A remembered phase's findings with the checked files' lines moved from those it
+    kept to ``lines``; None when they cannot be moved for sure (``line_shift``)."""
+    kept = record.get("lines")
+    stored = record.get("diagnostics")
+    if not isinstance(kept, dict) or not isinstance(stored, list):
+        return None
+    maps: dict[str, dict[int, int]] = {}
+    try:
+        for path, new in lines.items():
+            old = kept.get(path)
+            if old == new:
+                continue
+            moved = line_shift.line_map(old, new) if isinstance(old, list) else None
+            if moved is None:
+                return None
+            maps[path] = moved
+        return line_shift.shifted(stored, maps, lines)
+    except (TypeError, ValueError):
+        return None  # a record from a broken write
 
 
 def _context_facts(
@@ -339,8 +429,11 @@ def _context_facts(
 
 
 def _remembered(cache: Cache, key: str) -> list[Diagnostic] | None:
-    stored = cache.get_project(key)
-    if stored is None:
+    return _decoded(cache.get_project(key))
+
+
+def _decoded(stored: Any) -> list[Diagnostic] | None:
+    if not isinstance(stored, list):
         return None
     try:
         return [Diagnostic.from_json(data, path) for path, data in stored]

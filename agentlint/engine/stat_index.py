@@ -57,6 +57,10 @@ class StatIndex:
         self._seen: set[str] = set()
         self._unchanged: set[str] = set()
         """Files whose entry matched their ``stat`` in this run."""
+        self._recent_keys: set[str] = set()
+        """The content keys of files read in this run but too recently changed to keep an
+        entry for: their project facts' digests are kept all the same (a digest belongs
+        to the content, not to the file's time stamps)."""
         self._dirty = False
         self._cwd = os.getcwd()
         """The working folder, which does not change during a run (``files.absolute_path``)."""
@@ -115,6 +119,7 @@ class StatIndex:
         absolute = absolute_path(path, self._cwd)
         if stamp is None or max(stamp[1], stamp[2]) >= self._trusted_before:
             self._entries.pop(absolute, None)  # just written: read and hash it next time too
+            self._recent_keys.add(key)
             self._dirty = True
             return
         entry = [*stamp, key]
@@ -160,7 +165,7 @@ class StatIndex:
             entries = {p: entries[p] for p in kept[:MAX_ENTRIES]}
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            keys = {entry[4] for entry in entries.values()}
+            keys = {entry[4] for entry in entries.values()} | self._recent_keys
             digests = {k: d for k, d in self._digests.items() if k in keys}
             payload = json.dumps(
                 {"format": _FORMAT, "files": entries, "digests": digests, "listings": self._listings},

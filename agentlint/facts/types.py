@@ -457,16 +457,20 @@ class FileFacts:
     def to_json(self) -> dict[str, Any]:
         return _plain(self)
 
-    def project_json(self) -> dict[str, Any]:
+    def project_json(self, *, framework_imports: bool = False) -> dict[str, Any]:
         """What ``project_from_json`` reads, in JSON, without the fields at their default
         (but the module, its imports and whether it parsed). Most files of a project hold
         few kinds of project facts, and a partial run reads every other file's: the
-        empty lists were a third of what it read."""
+        empty lists were a third of what it read. ``framework_imports``: only those
+        imports, as ``project_from_json`` keeps them (the same for facts decoded from
+        the cache and facts just extracted)."""
         out: dict[str, Any] = {}
         for key in _PROJECT_FIELDS:
             value = getattr(self, key)
             if key in _ALWAYS_WRITTEN or value != _FILE_FACTS_DEFAULTS[key]:
                 out[key] = _plain(value)
+        if framework_imports:
+            out["imports"] = [d for d in out["imports"] if framework_of(d["qualified"])]
         return out
 
     @staticmethod
