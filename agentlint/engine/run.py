@@ -301,14 +301,6 @@ def _other_digests(
     return pairs
 
 
-def _partial_key(cache: Cache, pairs: Iterable[tuple[str, str]], kind: str) -> str:
-    """The key of a partial run's project phase over (path, digest) of every project file:
-    an edit that moves none of the project facts keeps it. ``kind`` tells the keys of
-    exact digests and those of digests without lines (``line_shift``) apart."""
-    cwd = os.getcwd()
-    return cache.project_key([(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in pairs] + [(kind, "")])
-
-
 class _PartialKeys(NamedTuple):
     exact: str
     """Over every file's project facts."""
@@ -322,11 +314,16 @@ def _partial_keys(
     results: Mapping[str, FileResult], free: Mapping[str, tuple[str, list[int]]], others: list[tuple[str, str]],
     cache: Cache,
 ) -> _PartialKeys:
-    exact = [(path, project_digest(result.facts)) for path, result in results.items() if path != "-"]
-    moved = [(path, digest) for path, (digest, _lines) in free.items()]
+    """The keys of a partial run's project phase over (path, digest) of every project
+    file (``others``: those not checked): an edit that moves none of the project facts
+    keeps the exact one, an edit that only moves lines of the checked files' the other."""
+    cwd = os.getcwd()
+    named = [(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in others]
+    exact = [(f"{p}\0{absolute_path(p, cwd)}", project_digest(r.facts)) for p, r in results.items() if p != "-"]
+    moved = [(f"{p}\0{absolute_path(p, cwd)}", digest) for p, (digest, _lines) in free.items()]
     return _PartialKeys(
-        _partial_key(cache, exact + others, "\0partial"),
-        _partial_key(cache, moved + others, "\0partial, lines moved"),
+        cache.project_key(exact + named + [("\0partial", "")]),
+        cache.project_key(moved + named + [("\0partial, lines moved", "")]),
         {path: lines for path, (_digest, lines) in free.items()},
     )
 
