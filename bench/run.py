@@ -473,7 +473,7 @@ def main() -> int:
             base_times.append(run_cmd([al_python, "-c", "import libcst"], sample_mem=False).wall_s)
 
     # ---------------------------------------------------------------- pre-commit in a project
-    pre_times: dict[str, list[float]] = {"end": [], "top": []}
+    pre_times: dict[str, list[float]] = {"end": [], "top": [], "fact": []}
     pre_files = 0
     pre_crash = None
     project_src = src / a.precommit_project if a.precommit_project else None
@@ -490,11 +490,14 @@ def main() -> int:
         time.sleep(2.5)  # past the stat index's racy window: the other files are then trusted from `stat`
         cmd = [str(exe), "check", "--force-exclude", os.path.relpath(changed, pre_dir)]
         log(f"running {a.one_file_runs}x per kind of edit: {shlex.join(cmd)}  (cwd={pre_dir})")
-        for where in ("end", "top"):
+        for where in ("end", "top", "fact"):
             for i in range(a.one_file_runs):
-                # a comment appended moves none of the file's facts; a line put on top moves them all
+                # a comment appended moves none of the file's facts; a line put on top moves them all;
+                # a framework import appended is a new project fact
                 text = changed.read_text(encoding="utf-8")
-                changed.write_text(text + f"# edit {i}\n" if where == "end" else f"# edit {i}\n" + text, encoding="utf-8")
+                edited = {"end": text + f"# edit {i}\n", "top": f"# edit {i}\n" + text,
+                          "fact": text + f"from langchain_core.prompts import PromptTemplate as Edit{i}\n"}[where]
+                changed.write_text(edited, encoding="utf-8")
                 r = run_cmd(cmd, cwd=pre_dir, sample_mem=False, timeout=a.timeout)
                 if "Traceback (most recent call last)" in r.stderr or r.returncode > 1:
                     pre_crash = r
@@ -589,7 +592,8 @@ def main() -> int:
                   f"`python -c 'import libcst'` median {statistics.median(base_times):.3f} s") if one_times else "",
                  "", "—", f"≤ {TARGET_ONE_FILE_S} s",
                  verdict(None if one_med is None else one_med <= TARGET_ONE_FILE_S)))
-    for where, what in (("end", "a comment appended"), ("top", "a line put on top")):
+    for where, what in (("end", "a comment appended"), ("top", "a line put on top"),
+                        ("fact", "a framework import appended")):
         times = pre_times[where]
         if not times:
             continue
@@ -696,10 +700,12 @@ def main() -> int:
               "there (default options, default cache location inside the scratch dir: first run cold, later ones warm).")
     md.append("- **pre-commit**: the `--precommit-project` folder of the corpus is copied into a scratch dir and "
               "checked once (`agentlint check .`, filling the default cache); then, before each timed run, its "
-              "median-size file is edited (a comment appended, which moves none of its facts, or a line put on "
-              "top, which moves them all) and `agentlint check --force-exclude FILE` is run there, as pre-commit "
-              "does. The other files' facts come from the cache, unless the file's project facts are unchanged: "
-              "then the remembered project phase holds and no other file's facts are read.")
+              "median-size file is edited (a comment appended, which moves none of its facts; a line put on "
+              "top, which moves them all; or a framework import appended, a new project fact) and `agentlint "
+              "check --force-exclude FILE` is run there, as pre-commit does. When the file's project facts are "
+              "unchanged, or only their lines moved, the remembered project phase holds (its findings moved "
+              "with the lines) and no other file's facts are read; else the other files' facts come from the "
+              "cache and the project rules run again.")
     md.append("- **fixit**: installed on demand into `bench/.venv-fixit` (`python -m venv` + "
               f"`pip install {FIXIT_SPEC}`), run as `fixit lint DIR` with its default rules and its own "
               "process pool (one worker per CPU).")
