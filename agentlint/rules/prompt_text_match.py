@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import lru_cache
+from itertools import combinations
 from typing import Sequence
 
 from agentlint.facts import prompt_text as pt
@@ -45,15 +46,12 @@ def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], compar
         for h in hashes:
             postings[h].append(i)
     cap = max(_COMMON, len(texts) // 20)
-    shared: dict[tuple[int, int], int] = defaultdict(int)
+    # each pair of texts under one shingle counted once (a text's shingles are distinct),
+    # by `Counter`'s own loop: a partial run compares every prompt of the project again
+    shared: Counter[tuple[int, int]] = Counter()
     for ids in postings.values():
-        n = len(ids)
-        if n < 2 or n > cap:
-            continue
-        for x in range(n):
-            a = ids[x]
-            for y in range(x + 1, n):
-                shared[(a, ids[y])] += 1
+        if 2 <= len(ids) <= cap:
+            shared.update(combinations(ids, 2))
     out = []
     opening_cache: dict[int, list[str]] = {}
     runs = _LongestRuns(texts)
