@@ -14,7 +14,7 @@ import typing
 
 import pytest
 
-from agentlint.engine import line_shift
+from agentlint.engine import cross_module_tools, line_shift
 from agentlint.facts import types
 
 PROJECTS = Path(__file__).resolve().parent.parent / "fixtures" / "projects"
@@ -230,3 +230,21 @@ def test_a_module_whose_text_the_phase_read_runs_it_again_on_any_edit(
     assert context_reads == [1]
     assert after == _found(run_cli, root, "app/tools.py", "--no-cache")
     assert sorted(d["location"]["row"] for d in after) == [7, 15]
+
+
+def test_a_project_import_the_phase_follows_counts_as_a_module_read() -> None:
+    # a checked file's facts keep its own imports, which its project-facts digest leaves
+    # out (only framework imports are kept for the other files): following one is
+    # reading the module
+    facts = {
+        "app/tools/__init__.py": types.FileFacts("app.tools", imports=(
+            types.ImportFact("Tool", "app.tools.base.Tool", 1), types.ImportFact("tool", "langchain_core.tools.tool", 2))),
+        "app/tools/base.py": types.FileFacts("app.tools.base"),
+    }
+    read: set[str] = set()
+    names = cross_module_tools._Names(facts, None, read)
+    assert names.reexported("app.tools.tool") == "langchain_core.tools.tool"
+    assert read == set()  # a framework import: in the digest
+    assert names.reexported("app.tools.Tool") == "app.tools.base.Tool"
+    # and base.py's own imports, which no facts keep, were looked for in its text
+    assert read == {"app/tools/__init__.py", "app/tools/base.py"}

@@ -199,6 +199,11 @@ class _Names:
         target = {i.local: i.qualified for i in self.facts[path].imports}.get(name)
         if target is None:
             target = self._module_imports(module).get(name)
+        elif self.read is not None and not fw.framework_of(target):
+            # an import of the project's own, which only the facts of a file just analysed
+            # keep (a checked file's): no digest of project facts holds it, as none holds
+            # the text of a module read
+            self.read.add(path)
         if target is None or target == qualified:
             return None
         return self.reexported(target, depth + 1) or target
