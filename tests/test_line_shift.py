@@ -69,6 +69,8 @@ def test_every_line_of_the_project_facts_is_named_a_line() -> None:
             if hints[field.name] is int and "line" in field.name:
                 named.add(field.name)
             for inner in (hints[field.name], *typing.get_args(hints[field.name])):
+                if isinstance(inner, str):  # `tuple["SinkFact", ...]`, left a string by 3.10
+                    inner = getattr(types, inner)
                 if dataclasses.is_dataclass(inner):
                     walk(inner)
 

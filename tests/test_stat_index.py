@@ -279,3 +279,24 @@ def test_the_digest_of_a_file_written_just_now_is_kept(tmp_path) -> None:
     again = StatIndex(str(tmp_path / "cache"))
     assert again.lookup(str(path))[0] is None
     assert again.digest("content-key") == "digest"
+
+
+def test_a_file_still_too_recent_to_trust_does_not_rewrite_the_index(tmp_path) -> None:
+    # a pre-commit run's changed file: the run before dropped its entry already
+    path = tmp_path / "changed.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    cache = str(tmp_path / "cache")
+    trusting = StatIndex(cache, now=time.time() + 60)
+    trusting.record(str(path), trusting.lookup(str(path))[1], "old-key")
+    trusting.save()
+    path.write_text("x = 12\n", encoding="utf-8")  # the edit
+    index_file = Path(cache) / INDEX_FILE
+    for expected_rewrite in (True, False):  # the entry dropped once, then nothing to write
+        before = index_file.stat()
+        index = StatIndex(cache)
+        key, stamp = index.lookup(str(path))
+        assert key is None
+        index.record(str(path), stamp, "new-key")
+        index.save()
+        after = index_file.stat()
+        assert ((after.st_ino, after.st_mtime_ns) != (before.st_ino, before.st_mtime_ns)) is expected_rewrite

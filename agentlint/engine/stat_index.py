@@ -118,9 +118,11 @@ class StatIndex:
     def record(self, path: str, stamp: Stamp | None, key: str) -> None:
         absolute = absolute_path(path, self._cwd)
         if stamp is None or max(stamp[1], stamp[2]) >= self._trusted_before:
-            self._entries.pop(absolute, None)  # just written: read and hash it next time too
+            # just written: read and hash it next time too (a pre-commit run's changed file,
+            # most often, whose entry the run before already dropped: nothing to write then)
+            if self._entries.pop(absolute, None) is not None:
+                self._dirty = True
             self._recent_keys.add(key)
-            self._dirty = True
             return
         entry = [*stamp, key]
         if self._entries.get(absolute, [])[:5] != entry:
