@@ -50,8 +50,10 @@ def test_the_lines_a_prompt_site_lists_are_lines() -> None:
     digest, lines = line_shift.free_digest({"prompt_sites": [_site(10, what="messages", text="4,8")]})
     assert lines == [10, 12, 4, 8]
     assert digest == line_shift.free_digest({"prompt_sites": [_site(11, what="messages", text="5,9")]})[0]
-    # the same text in a site that does not list lines stays text
+    # the same text in a site that does not list lines stays text, and so does a list
+    # that is not one of lines (a cache entry broken or written by hand)
     assert line_shift.free_digest({"prompt_sites": [_site(10, text="4,8")]})[1] == [10, 12]
+    assert line_shift.free_digest({"prompt_sites": [_site(10, what="blocks", text="4,\u00b2")]})[1] == [10, 12]
 
 
 def test_every_line_of_the_project_facts_is_named_a_line() -> None:

@@ -69,7 +69,7 @@ def _without_lines(value: Any, lines: list[int]) -> Any:
         text = out.get("text")
         if out.get("what") in LINE_LIST_SITES and isinstance(text, str) and text:
             listed = text.split(",")
-            if all(part.isdigit() for part in listed):
+            if all(part.isascii() and part.isdigit() for part in listed):
                 lines.extend(int(part) for part in listed)
                 out["text"] = ",".join("0" for _ in listed)
         return out
