@@ -48,13 +48,17 @@ Remembered = list[list[Any]]
 """Project findings as the cache keeps them: [path, the finding's JSON] each."""
 
 
+def json_digest(value: Any) -> str:
+    """The digest of a JSON value, its keys sorted (a file's project facts)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def free_digest(project: Mapping[str, Any]) -> tuple[str, list[int]]:
     """(the digest of ``project``, a file's project facts in JSON, with each line set to
     0; the lines, in the order the facts hold them)."""
     lines: list[int] = []
-    free = _without_lines(project, lines)
-    text = json.dumps(free, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest(), lines
+    return json_digest(_without_lines(project, lines)), lines
 
 
 def _without_lines(value: Any, lines: list[int]) -> Any:

@@ -7,8 +7,6 @@ the project's other files, through their cached facts (``boundaries``).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -279,8 +277,7 @@ def _other_files(
 def project_digest(facts: FileFacts) -> str:
     """A digest of what the project phase reads of a file (``PROJECT_FACT_KEYS``), the
     same for its facts read from the cache or just extracted."""
-    text = json.dumps(facts.project_json(framework_imports=True), sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return line_shift.json_digest(facts.project_json(framework_imports=True))
 
 
 def _other_digests(
@@ -310,21 +307,36 @@ class _PartialKeys(NamedTuple):
     """The lines of each checked file's project facts."""
 
 
+class _CheckedDigests(NamedTuple):
+    """A checked file's project facts, digested with and without their lines."""
+
+    exact: str
+    free: str
+    lines: list[int]
+
+
+def _checked_digests(results: Mapping[str, FileResult]) -> dict[str, _CheckedDigests]:
+    out = {}
+    for path, result in results.items():
+        if path != "-":
+            project = result.facts.project_json(framework_imports=True)  # once for both digests
+            out[path] = _CheckedDigests(line_shift.json_digest(project), *line_shift.free_digest(project))
+    return out
+
+
 def _partial_keys(
-    results: Mapping[str, FileResult], free: Mapping[str, tuple[str, list[int]]], others: list[tuple[str, str]],
-    cache: Cache,
+    checked: Mapping[str, _CheckedDigests], others: list[tuple[str, str]], cache: Cache
 ) -> _PartialKeys:
     """The keys of a partial run's project phase over (path, digest) of every project
     file (``others``: those not checked): an edit that moves none of the project facts
     keeps the exact one, an edit that only moves lines of the checked files' the other."""
     cwd = os.getcwd()
-    named = [(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in others]
-    exact = [(f"{p}\0{absolute_path(p, cwd)}", project_digest(r.facts)) for p, r in results.items() if p != "-"]
-    moved = [(f"{p}\0{absolute_path(p, cwd)}", digest) for p, (digest, _lines) in free.items()]
+    mine = [(f"{p}\0{absolute_path(p, cwd)}", c) for p, c in checked.items()]
+    rest = [(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in others]
     return _PartialKeys(
-        cache.project_key(exact + named + [("\0partial", "")]),
-        cache.project_key(moved + named + [("\0partial, lines moved", "")]),
-        {path: lines for path, (_digest, lines) in free.items()},
+        cache.project_key([(name, c.exact) for name, c in mine] + rest + [("\0partial", "")]),
+        cache.project_key([(name, c.free) for name, c in mine] + rest + [("\0partial, lines moved", "")]),
+        {p: c.lines for p, c in checked.items()},
     )
 
 
@@ -341,19 +353,16 @@ def _partial_phase(
         return _context_facts(others, settings, cache, crashes, index), None, None
     # each file's key once (a stat, or a read of a file changed since the index saw it)
     keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
-    free = {
-        path: line_shift.free_digest(r.facts.project_json(framework_imports=True))
-        for path, r in results.items() if path != "-"
-    }
+    checked = _checked_digests(results)
     digests = _other_digests(keys, index, {})
-    phase = _partial_keys(results, free, digests, cache) if digests is not None else None
+    phase = _partial_keys(checked, digests, cache) if digests is not None else None
     found = _remembered_partial(cache, phase, settings, index) if phase is not None else None
     if found is not None:
         return None, phase, found
     context = _context_facts(others, settings, cache, crashes, index, keys)
     if phase is None and context and not crashes:
         digests = _other_digests(keys, index, context)
-        phase = _partial_keys(results, free, digests, cache) if digests is not None else None
+        phase = _partial_keys(checked, digests, cache) if digests is not None else None
     return context, phase, None
 
 

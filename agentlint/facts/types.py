@@ -470,7 +470,7 @@ class FileFacts:
             if key in _ALWAYS_WRITTEN or value != _FILE_FACTS_DEFAULTS[key]:
                 out[key] = _plain(value)
         if framework_imports:
-            out["imports"] = [d for d in out["imports"] if framework_of(d["qualified"])]
+            out["imports"] = _framework_imports(out["imports"])
         return out
 
     @staticmethod
@@ -492,7 +492,7 @@ class FileFacts:
         if not full and not framework_imports:
             # only the framework imports (AGL901 names the first one): every file's
             # imports would be most of the project facts' memory
-            imports = [d for d in imports if framework_of(d["qualified"])]
+            imports = _framework_imports(imports)
         common: dict[str, Any] = {
             "module": data["module"], "complete": data["complete"],
             "imports": tuple([ImportFact(d["local"], d["qualified"], d["line"]) for d in imports]),
@@ -527,6 +527,11 @@ class FileFacts:
             bindings=tuple(BindingFact(**d) for d in data.get("bindings", ())),
             main_blocks=tuple((b[0], b[1]) for b in data.get("main_blocks", ())),
         )
+
+
+def _framework_imports(imports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The imports (in JSON) of a framework's names: those the project facts keep."""
+    return [d for d in imports if framework_of(d["qualified"])]
 
 
 def _project_facts(fields: dict[str, Any]) -> FileFacts:
