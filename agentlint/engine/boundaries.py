@@ -384,13 +384,16 @@ def load_context_facts(
     paths: Sequence[str], settings: Settings, cache, read, crashes: list[tuple[str, str]] | None = None,
     key_of: Callable[[str], str | None] | None = None,
     known: Mapping[str, dict] | None = None, kept: dict[str, dict] | None = None,
+    only: frozenset[str] | None = None,
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from ``known`` (project facts in
     JSON by cache key), else from the cache (a full result, else a facts-only entry),
     else computed with ``ast`` and stored facts-only. A file whose facts could not be
     extracted because of a bug is added to ``crashes``. ``key_of(path)`` gives a file's
     cache key without reading it when it can (the stat index); the file is read only on a
-    miss. ``kept`` receives every file's project facts by key."""
+    miss. ``kept`` receives every file's project facts by key. ``only``: the project facts
+    the caller reads, when not all (those from ``known`` keep only these; the others
+    are kept whole)."""
     def code(path: str) -> bytes | None:
         content = read(path)
         if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
@@ -410,7 +413,8 @@ def load_context_facts(
         data = held if held is not None else cached_facts(cache, key) if cache is not None else None
         if data is not None:
             try:
-                out[path] = FileFacts.project_from_json(data, framework_imports=held is not None)
+                out[path] = FileFacts.project_from_json(data, framework_imports=held is not None,
+                                                        only=only if held is not None else None)
                 if kept is not None:
                     kept[key] = held if held is not None else out[path].project_json()
                 continue

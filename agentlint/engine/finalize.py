@@ -34,16 +34,18 @@ def finalize(
     project: bool = True,
     context: Mapping[str, FileFacts] | None = None,
     project_diagnostics: list[Diagnostic] | None = None,
-    on_project: Callable[[list[Diagnostic]], None] | None = None,
+    on_project: Callable[[dict[str, list[Diagnostic]]], None] | None = None,
     projects: ProjectMap | None = None,
     project_reads: set[str] | None = None,
+    known_parts: Mapping[str, list[Diagnostic]] | None = None,
 ) -> list[Diagnostic]:
     """Project phase (unless ``project`` is false), then per-file-ignores and
     suppressions, sorted. ``context`` holds the facts of project files that were not
     checked (a partial run): the project rules see them, but report only in
     ``results``. ``project_diagnostics`` are the project phase's findings when they are
-    already known (a run in which nothing changed); ``on_project`` is given those the
-    phase found. ``projects``: the run's project map, when it has one; ``project_reads``
+    already known (a run in which nothing changed); ``known_parts``, those of some of its
+    parts (``phase_parts``), which do not run; ``on_project`` is given the findings of
+    each part. ``projects``: the run's project map, when it has one; ``project_reads``
     collects the paths of the modules whose text the project phase read."""
     by_path: dict[str, list[Diagnostic]] = {p: list(r.diagnostics) for p, r in results.items()}
     if project:
@@ -51,9 +53,10 @@ def finalize(
             facts = {p: r.facts for p, r in results.items()}
             if context:
                 facts = {**context, **facts}
-            project_diagnostics = project_rules.project_phase(facts, settings, projects, project_reads)
+            by_part = project_rules.project_phase(facts, settings, projects, project_reads, known_parts)
             if on_project is not None:
-                on_project(project_diagnostics)
+                on_project(by_part)
+            project_diagnostics = [d for found in by_part.values() for d in found]
         for d in project_diagnostics:
             if d.path in by_path or d.path == "<project>":
                 by_path.setdefault(d.path, []).append(d)

@@ -1,5 +1,5 @@
 """The project phase: tools declared in one module and passed as tools in another, then the
-project rules, once per project (``boundaries``: a monorepo of independent applications
+project rules (each a part of the phase: ``phase_parts``), once per project (``boundaries``: a monorepo of independent applications
 is several projects, which never see each other's facts).
 """
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from agentlint.engine import cross_module_tools
-from agentlint.engine.boundaries import ProjectMap
+from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.engine.config import Settings
+from agentlint.engine.phase_parts import DECLARE
 from agentlint.facts.types import FileFacts
 from agentlint.rules import registry
 from agentlint.rules.api import ProjectContext
@@ -19,24 +20,41 @@ from agentlint.rules.diagnostics import Diagnostic
 
 def project_phase(
     facts: Mapping[str, FileFacts], settings: Settings, projects: ProjectMap | None = None,
-    read: set[str] | None = None,
-) -> list[Diagnostic]:
-    """The project rules, run once per project (``boundaries``: a monorepo of independent
-    applications is several projects, which never see each other's facts). ``projects``:
-    the run's project map, when it has one; ``read`` collects the paths of the modules
-    whose text the phase read (``cross_module_tools.read_module``)."""
-    selected = [cls for cls in registry.project_rules() if cls.meta.code in settings.enabled]
+    read: set[str] | None = None, known: Mapping[str, list[Diagnostic]] | None = None,
+) -> dict[str, list[Diagnostic]]:
+    """The findings of each part of the project phase (``phase_parts``: the tools declared
+    across modules, then each enabled project rule), run once per project
+    (``boundaries``: a monorepo of independent applications is several projects, which
+    never see each other's facts). ``projects``: the run's project map, when it has one;
+    ``read`` collects the paths of the modules whose text the phase read
+    (``cross_module_tools.read_module``); ``known``: the findings of parts that need not
+    run (a partial run whose edit left what they read unchanged)."""
+    selected = [code for code in registry.project_fact_reads() if code in settings.enabled]
     if not facts:
-        return []
-    # tools declared in one module and passed as tools in another, per project
-    out, groups = cross_module_tools.declare_in_projects(facts, settings, projects=projects, read=read)
-    for cls in selected:
+        return {}
+    known = known or {}
+    out: dict[str, list[Diagnostic]] = {}
+    if DECLARE in known:
+        # no part that runs reads the tools it adds
+        out[DECLARE] = list(known[DECLARE])
+        groups = split_by_project(facts, projects or ProjectMap(settings))
+    else:
+        # tools declared in one module and passed as tools in another, per project
+        out[DECLARE], groups = cross_module_tools.declare_in_projects(
+            facts, settings, projects=projects, read=read)
+    for code in selected:
+        if code in known:
+            out[code] = list(known[code])
+            continue
+        cls = registry.project_rule(code)  # only the rules that run are loaded
+        found: list[Diagnostic] = []
         rule_settings = rule_settings_of(cls, settings)
         for group in groups:
             try:
-                out += cls(ProjectContext(group, rule_settings)).check()
+                found += cls(ProjectContext(group, rule_settings)).check()
             except Exception as exc:
-                out.append(crash_diagnostic("<project>", cls.meta, exc))
+                found.append(crash_diagnostic("<project>", cls.meta, exc))
+        out[code] = found
     return out
 
 

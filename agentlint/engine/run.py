@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
-from agentlint.engine import boundaries, line_shift
+from agentlint.engine import boundaries, line_shift, phase_parts
 from agentlint.engine.cache import Cache, cached_facts, open_cache
 from agentlint.engine.config import Settings
 from agentlint.engine.files import absolute_path
@@ -194,32 +194,36 @@ def run_groups(
         phase: _PartialKeys | None = None
         reads: set[str] | None = None
         context = None
+        known: dict[str, list[Diagnostic]] = {}
         if keeps[index] and paths is not None:
             other_files = _other_files(
                 group_results, paths, settings, settings_of, others[index], stat_index, projects[index]
             )
             if others[index]:  # a partial run with a cache
                 remember = remember_partial and keeps[index] == "project"
-                context, phase, remembered[index] = _partial_phase(
-                    group_results, other_files, settings, cache, stat_index, crashes, remember)
+                partial_run = _partial_phase(group_results, other_files, settings, cache, stat_index, crashes, remember)
+                context, phase, remembered[index] = partial_run.context, partial_run.keys, partial_run.found
+                known = partial_run.known or {}
                 if phase is not None:
-                    project_key, reads = phase.exact, set()
+                    project_key, reads = phase.exact, set(partial_run.reads)
             else:
                 context = _context_facts(other_files, settings, cache, crashes, stat_index)
         if stat_index is not None:
             stat_index.save()
-        found: list[list[Diagnostic]] = []
+        found: list[dict[str, list[Diagnostic]]] = []
         diagnostics = finalize(
             group_results, settings, registry.all_rules(), context=context,
             project_diagnostics=remembered[index], on_project=found.append, projects=projects[index],
-            project_reads=reads,
+            project_reads=reads, known_parts=known,
         )
         if cache is not None and project_key is not None and remembered[index] is None and found and not crashes:
             partial = {} if phase is None or reads is None else {
                 "moved_key": phase.moved, "lines": phase.lines,
                 "texts": {p: _content_key(p, settings.max_file_size, stat_index)[0] for p in sorted(reads)},
+                **_parts_record(phase, found[0], settings),
             }
-            cache.put_project(project_key, [[d.path, d.to_json()] for d in found[0]], **partial)
+            cache.put_project(project_key, [[d.path, d.to_json()] for part in found[0].values() for d in part],
+                              **partial)
             if stat_index is not None and partial:
                 stat_index.save()  # the keys of the modules read, when the index had none
         # A project file not given to check whose facts crashed: said there, the run goes on.
@@ -305,6 +309,13 @@ class _PartialKeys(NamedTuple):
     """Over the checked files' project facts without their lines (``line_shift``)."""
     lines: dict[str, list[int]]
     """The lines of each checked file's project facts."""
+    others: str
+    """Over the other files' project facts alone (``phase_parts``)."""
+    projects: dict[str, dict[str, Any]]
+    """Each checked file's project facts in JSON, which each part's digests read."""
+
+    def part_digests(self, reads: Mapping[str, frozenset[str] | None]) -> dict[str, phase_parts.PartDigests]:
+        return {path: phase_parts.part_digests(project, reads) for path, project in self.projects.items()}
 
 
 class _CheckedDigests(NamedTuple):
@@ -313,14 +324,16 @@ class _CheckedDigests(NamedTuple):
     exact: str
     free: str
     lines: list[int]
+    project: dict[str, Any]
+    """The facts, in JSON."""
 
 
 def _checked_digests(results: Mapping[str, FileResult]) -> dict[str, _CheckedDigests]:
     out = {}
     for path, result in results.items():
         if path != "-":
-            project = result.facts.project_json(framework_imports=True)  # once for both digests
-            out[path] = _CheckedDigests(line_shift.json_digest(project), *line_shift.free_digest(project))
+            project = result.facts.project_json(framework_imports=True)  # once for every digest
+            out[path] = _CheckedDigests(line_shift.json_digest(project), *line_shift.free_digest(project), project)
     return out
 
 
@@ -337,56 +350,116 @@ def _partial_keys(
         cache.project_key([(name, c.exact) for name, c in mine] + rest + [("\0partial", "")]),
         cache.project_key([(name, c.free) for name, c in mine] + rest + [("\0partial, lines moved", "")]),
         {p: c.lines for p, c in checked.items()},
+        cache.project_key(rest + [("\0partial, the other files", "")]),
+        {p: c.project for p, c in checked.items()},
     )
+
+
+class _Partial(NamedTuple):
+    """What a partial run knows of its project phase before it runs."""
+
+    context: dict[str, FileFacts] | None
+    """The other files' facts, when the phase runs."""
+    keys: _PartialKeys | None
+    """The keys to remember the phase under, when every file's digest is known."""
+    found: list[Diagnostic] | None = None
+    """The findings of a remembered phase that holds whole (nothing runs)."""
+    known: dict[str, list[Diagnostic]] | None = None
+    """The findings of the parts of a remembered phase that hold (``phase_parts``)."""
+    reads: frozenset[str] = frozenset()
+    """The modules the declaration read, when its findings are known."""
 
 
 def _partial_phase(
     results: Mapping[str, FileResult], others: list[str], settings: Settings, cache: Cache | None,
     index: StatIndex | None, crashes: list[tuple[str, str]], remember: bool,
-) -> tuple[dict[str, FileFacts] | None, _PartialKeys | None, list[Diagnostic] | None]:
-    """(the other files' facts, the keys to remember the project phase under, its
-    remembered findings) for a partial run: the findings when no project file's project
-    facts changed since a remembered phase, or only the lines of the checked files' did
-    (no other file's facts are read then), else the facts, and the keys when every
-    file's digest is known (the first such run keeps the digests of the facts it reads)."""
+) -> _Partial:
+    """For a partial run: the remembered findings when no project file's project facts
+    changed since a remembered phase, or only the lines of the checked files' did (no
+    other file's facts are read then); else the other files' facts, with the findings of
+    the parts of the phase whose facts did not change. The keys are known when every
+    file's digest is (the first such run keeps the digests of the facts it reads)."""
     if not remember or cache is None or index is None:
-        return _context_facts(others, settings, cache, crashes, index), None, None
+        return _Partial(_context_facts(others, settings, cache, crashes, index), None)
     # each file's key once (a stat, or a read of a file changed since the index saw it)
     keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
     checked = _checked_digests(results)
     digests = _other_digests(keys, index, {})
     phase = _partial_keys(checked, digests, cache) if digests is not None else None
-    found = _remembered_partial(cache, phase, settings, index) if phase is not None else None
-    if found is not None:
-        return None, phase, found
-    context = _context_facts(others, settings, cache, crashes, index, keys)
+    record = cache.get_project_record() if phase is not None else None
+    known: dict[str, list[Diagnostic]] = {}
+    reads: frozenset[str] = frozenset()
+    if phase is not None and record is not None:
+        texts = _same_texts(record, settings, index)
+        found = _remembered_partial(record, phase) if texts is not None else None
+        if found is not None:
+            return _Partial(None, phase, found)
+        parts = phase_parts.part_reads(settings.enabled)
+        kept = phase_parts.kept_parts(record, parts, phase.part_digests(parts), phase.others, texts is not None)
+        for part, stored in kept.items():
+            decoded = _decoded(stored)
+            if decoded is None:
+                known = {}  # a record from a broken write: the parts depend on each other
+                break
+            known[part] = decoded
+        if phase_parts.DECLARE in known and texts is not None:
+            reads = frozenset(texts)
+    # with parts known, the others read only some facts: only those are decoded
+    context = _context_facts(others, settings, cache, crashes, index, keys, _read_by(known, settings))
     if phase is None and context and not crashes:
         digests = _other_digests(keys, index, context)
         phase = _partial_keys(checked, digests, cache) if digests is not None else None
-    return context, phase, None
+    return _Partial(context, phase, None, known, reads)
 
 
-def _remembered_partial(
-    cache: Cache, phase: _PartialKeys, settings: Settings, index: StatIndex
-) -> list[Diagnostic] | None:
-    """The remembered findings of a partial run's project phase: those of the same
-    project facts, else those of the same facts before lines of the checked files moved,
-    moved with them (``line_shift``); only while each module whose text the phase read
-    is the same."""
-    record = cache.get_project_record()
-    if record is None:
+def _read_by(known: Mapping[str, Any], settings: Settings) -> frozenset[str] | None:
+    """The project facts the parts of the phase that run read (None: all, or no part known)."""
+    if not known:
         return None
+    needed: set[str] = set()
+    for part, reads in phase_parts.part_reads(settings.enabled).items():
+        if part in known:
+            continue
+        if reads is None:
+            return None
+        needed |= reads
+    return frozenset(needed)
+
+
+def _same_texts(record: Mapping[str, Any], settings: Settings, index: StatIndex) -> dict[str, str] | None:
+    """The modules whose text a remembered phase read, with their content keys, when
+    each is the same now; else None."""
     texts = record.get("texts")
     if not isinstance(texts, dict) or any(
         _content_key(path, settings.max_file_size, index)[0] != key for path, key in texts.items()
     ):
         return None
+    return texts
+
+
+def _remembered_partial(record: Mapping[str, Any], phase: _PartialKeys) -> list[Diagnostic] | None:
+    """The remembered findings of a partial run's project phase: those of the same
+    project facts, else those of the same facts before lines of the checked files moved,
+    moved with them (``line_shift``). The modules whose text it read are the same."""
     stored = record.get("diagnostics")
     if record.get("key") != phase.exact:
         if record.get("moved_key") != phase.moved:
             return None
         stored = _moved_findings(record, phase.lines)
     return _decoded(stored)
+
+
+def _parts_record(
+    phase: _PartialKeys, found: Mapping[str, list[Diagnostic]], settings: Settings
+) -> dict[str, Any]:
+    """What a partial run's remembered phase keeps of each of its parts: the digests of
+    what the part reads of each checked file, and its findings (``phase_parts``)."""
+    digests = phase.part_digests(phase_parts.part_reads(settings.enabled))
+    return {"others": phase.others, "parts": {
+        part: {"files": {path: by_part[part] for path, by_part in digests.items()},
+               "diagnostics": [[d.path, d.to_json()] for d in diagnostics]}
+        for part, diagnostics in found.items()
+    }}
 
 
 def _moved_findings(record: Mapping[str, Any], lines: Mapping[str, list[int]]) -> list[list[Any]] | None:
@@ -414,11 +487,13 @@ def _moved_findings(record: Mapping[str, Any], lines: Mapping[str, list[int]]) -
 def _context_facts(
     others: list[str], settings: Settings, cache: Cache | None, crashes: list[tuple[str, str]],
     index: StatIndex | None = None, keys: Mapping[str, str | None] | None = None,
+    only: frozenset[str] | None = None,
 ) -> dict[str, FileFacts] | None:
     """The facts of ``others`` (files of the project not checked in this run): from the
     cache's one file of them when it has theirs (``Cache.get_context``), else from each
     file's entry; the one file is written again when it did not hold them all. ``keys``:
-    their content keys, when the caller has them."""
+    their content keys, when the caller has them; ``only``: the project facts read, when
+    not all (``boundaries.load_context_facts``)."""
     if not others:
         return None
     if keys is None and index is not None:
@@ -427,7 +502,7 @@ def _context_facts(
     kept: dict[str, dict[str, Any]] = {}
     facts = boundaries.load_context_facts(
         others, settings, cache, lambda path: read_source(path, settings.max_file_size), crashes,
-        key_of=keys.get if keys is not None else None, known=known, kept=kept,
+        key_of=keys.get if keys is not None else None, known=known, kept=kept, only=only,
     )
     if cache is not None and not crashes and kept.keys() != known.keys():
         cache.put_context(kept)

@@ -474,21 +474,26 @@ class FileFacts:
         return out
 
     @staticmethod
-    def project_from_json(data: dict[str, Any], *, framework_imports: bool = False) -> "FileFacts":
+    def project_from_json(
+        data: dict[str, Any], *, framework_imports: bool = False, only: frozenset[str] | None = None,
+    ) -> "FileFacts":
         """Only what the project rules read (module, framework imports, tools, agents,
         cost and prompt facts): decoding the definitions, calls and references of every
         file is most of a warm run's time and no project rule needs them.
         ``framework_imports``: ``data`` is what ``project_json`` wrote, whose imports
-        are the framework imports already."""
-        return FileFacts._decode(data, full=False, framework_imports=framework_imports)
+        are the framework imports already. ``only``: the project facts to decode (the
+        others keep their defaults), when the caller reads no other."""
+        return FileFacts._decode(data, full=False, framework_imports=framework_imports, only=only)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "FileFacts":
         return FileFacts._decode(data, full=True)
 
     @staticmethod
-    def _decode(data: dict[str, Any], *, full: bool, framework_imports: bool = False) -> "FileFacts":
-        imports = data["imports"]
+    def _decode(
+        data: dict[str, Any], *, full: bool, framework_imports: bool = False, only: frozenset[str] | None = None,
+    ) -> "FileFacts":
+        imports = data["imports"] if only is None or "imports" in only else ()
         if not full and not framework_imports:
             # only the framework imports (AGL901 names the first one): every file's
             # imports would be most of the project facts' memory
@@ -501,10 +506,10 @@ class FileFacts:
         # them with few kinds of facts: an absent or empty list keeps the field's default.
         for key, decode in _PROJECT_LISTS:
             items = data.get(key)
-            if items:
+            if items and (only is None or key in only):
                 common[key] = tuple(items) if decode is None else tuple(map(decode, items))
         for key in ("library_tools", "approval_wiring"):
-            if key in data:
+            if key in data and (only is None or key in only):
                 common[key] = data[key]
         if not full:
             return _project_facts(common)

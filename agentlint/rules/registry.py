@@ -1,6 +1,7 @@
 """The rule registry: every rule agentlint has, by code. Adding a rule is adding its
-metadata to a module of ``catalog``, its class to one of the three tables below (and a
-docs page, `python -m agentlint.report.rule_docs`).
+metadata to a module of ``catalog``, its class to one of the three tables below (a
+project rule with the project facts it reads) and a docs page
+(`python -m agentlint.report.rule_docs`).
 
 Every run lists the rules to read its configuration, and a run answered from the cache
 does no more than that: so the metadata comes from ``catalog`` and ``builtin`` alone,
@@ -34,6 +35,10 @@ class Entry(NamedTuple):
     needs_text: bytes = b""
     """Bytes that every file the rule can report in holds (a per-file rule): a file
     without them does not load the rule's module to ask its ``prefilter``."""
+    project_facts: frozenset[str] | None = None
+    """The project facts (``facts.types.PROJECT_FACT_KEYS``) a project rule reads, of any
+    file: a partial run whose edit left these unchanged keeps the rule's remembered
+    findings (``engine.phase_parts``). None: it reads them all."""
 
 
 _PER_FILE: tuple[Entry, ...] = (
@@ -57,18 +62,28 @@ _MODEL: tuple[Entry, ...] = (
 that it asks for (the model is built for it alone)."""
 
 _PROJECT: tuple[Entry, ...] = (
-    Entry(cost.DUPLICATED_COST_FORMULA, "agentlint.rules.cost_formulas", "DuplicatedCostFormula"),
-    Entry(cost.CACHED_TOKENS_DOUBLE_COUNTED, "agentlint.rules.cost_semantics", "CachedTokensDoubleCounted"),
-    Entry(cost.REASONING_TOKENS_MISCOUNTED, "agentlint.rules.cost_semantics", "ReasoningTokensMiscounted"),
-    Entry(cost.COST_MAY_BE_NONE, "agentlint.rules.cost_values", "CostMayBeNone"),
-    Entry(cost.HARD_CODED_PRICE, "agentlint.rules.cost_values", "HardCodedPrice"),
-    Entry(cost.CALL_BYPASSES_COST_ACCOUNTING, "agentlint.rules.cost_calls", "CallBypassesCostAccounting"),
+    Entry(cost.DUPLICATED_COST_FORMULA, "agentlint.rules.cost_formulas", "DuplicatedCostFormula",
+          project_facts=frozenset({"cost_terms", "module"})),
+    Entry(cost.CACHED_TOKENS_DOUBLE_COUNTED, "agentlint.rules.cost_semantics", "CachedTokensDoubleCounted",
+          project_facts=frozenset({"cost_terms"})),
+    Entry(cost.REASONING_TOKENS_MISCOUNTED, "agentlint.rules.cost_semantics", "ReasoningTokensMiscounted",
+          project_facts=frozenset({"cost_terms"})),
+    Entry(cost.COST_MAY_BE_NONE, "agentlint.rules.cost_values", "CostMayBeNone",
+          project_facts=frozenset({"cost_nones"})),
+    Entry(cost.HARD_CODED_PRICE, "agentlint.rules.cost_values", "HardCodedPrice",
+          project_facts=frozenset({"cost_terms", "price_literals"})),
+    Entry(cost.CALL_BYPASSES_COST_ACCOUNTING, "agentlint.rules.cost_calls", "CallBypassesCostAccounting",
+          project_facts=frozenset({"model_calls", "module"})),
     Entry(prompts.PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES, "agentlint.rules.prompt_assembly",
-          "PromptAssembledInMultiplePlaces"),
-    Entry(agents.AGENT_AS_TOOL_TOO_DEEP, "agentlint.rules.agent_as_tool_depth", "AgentAsToolTooDeep"),
-    Entry(agents.NO_TOOLS_RECOGNISED, "agentlint.rules.no_tools_recognised", "NoToolsRecognised"),
+          "PromptAssembledInMultiplePlaces", project_facts=frozenset({"module", "prompt_blocks", "prompt_sites"})),
+    Entry(agents.AGENT_AS_TOOL_TOO_DEEP, "agentlint.rules.agent_as_tool_depth", "AgentAsToolTooDeep",
+          project_facts=frozenset({"agents"})),
+    Entry(agents.NO_TOOLS_RECOGNISED, "agentlint.rules.no_tools_recognised", "NoToolsRecognised",
+          project_facts=frozenset({"agents", "frameworks", "imports", "library_tools", "module", "tool_frameworks",
+                                   "tool_uses", "tools"})),
     Entry(tools.IRREVERSIBLE_TOOL_WITHOUT_APPROVAL, "agentlint.rules.irreversible_tool",
-          "IrreversibleToolWithoutApproval"),
+          "IrreversibleToolWithoutApproval",
+          project_facts=frozenset({"agents", "approval_wiring", "approved_names", "tools"})),
 )
 """Rules over the facts of every file of a project."""
 
@@ -105,6 +120,19 @@ def model_rules() -> tuple[type[ModelRule], ...]:
 
 def project_rules() -> tuple[type[ProjectRule], ...]:
     return _classes("project")
+
+
+def project_rule(code: str) -> type[ProjectRule]:
+    """The class of the project rule ``code``, its module imported alone (a partial run
+    that runs one part of the project phase loads that rule only)."""
+    entry = next(entry for entry in _PROJECT if entry.meta.code == code)
+    return _class(entry.module, entry.cls)
+
+
+def project_fact_reads() -> dict[str, frozenset[str] | None]:
+    """Each project rule's code -> the project facts it reads (``Entry.project_facts``),
+    in the table's order, without importing the rules' modules."""
+    return {entry.meta.code: entry.project_facts for entry in _PROJECT}
 
 
 @lru_cache(maxsize=None)

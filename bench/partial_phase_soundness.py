@@ -1,15 +1,19 @@
-"""Check that a partial run which moves a remembered project phase's findings
-(``agentlint.engine.line_shift``) reports what the project phase itself finds.
+"""Check that a partial run which takes a remembered project phase over an edit reports
+what the project phase itself finds: the phase moved with lines that moved
+(``agentlint.engine.line_shift``), or the parts of it whose facts the edit left alone
+(``agentlint.engine.phase_parts``).
 
 For each project given, in a scratch copy: one full run fills the cache; then, for each
-sampled file and each edit that moves lines without changing what they say (a comment
-on top, a blank line in the middle, the last blank line removed), a partial run of that
-file as pre-commit makes it is compared with the same run after the remembered phase
-was forgotten. The remembered phase is put back after each comparison, so every edit is
-moved from the same remembered phase. Prints, per project and edit, how many runs took
-the moved phase, and every difference; exits 1 on a difference.
+sampled file and each edit (three that move lines without changing what they say: a
+comment on top, a blank line in the middle, the last blank line removed; three that
+change facts: a framework import on top, the same import appended, a prompt appended),
+a partial run of that file as pre-commit makes it is compared with the same run after
+the remembered phase was forgotten. The remembered phase is put back after each
+comparison, so every edit starts from the same remembered phase. Prints, per project
+and edit, how many runs took the moved phase and how many kept parts of the phase, and
+every difference; exits 1 on a difference.
 
-    python bench/line_shift_soundness.py [--files N] PROJECT ...
+    python bench/partial_phase_soundness.py [--files N] PROJECT ...
 
 Not a test: it runs agentlint in-process, many times, on projects of any size.
 """
@@ -29,6 +33,7 @@ import tempfile
 import time
 
 from agentlint.cli.main import main
+from agentlint.engine import phase_parts
 from agentlint.engine import run as engine
 from agentlint.engine.stat_index import RACY_SECONDS
 
@@ -51,13 +56,33 @@ def _edits(text: str) -> list[tuple[str, str]]:
     blanks = [i for i, line in enumerate(lines) if not line.strip()]
     if blanks:
         out.append(("last blank line removed", "".join(lines[: blanks[-1]] + lines[blanks[-1] + 1:])))
+    out.append(("import on top", _IMPORT + text))
+    ending = "" if not text or text.endswith("\n") else "\n"
+    out.append(("import appended", text + ending + _IMPORT))
+    out.append(("prompt appended", text + ending + _PROMPT))
+    # from the phase the run before remembered (its kept parts, its moved findings)
+    out.append((_AFTER + "import and prompt appended", text + ending + _IMPORT + _PROMPT))
     return out
 
 
+_AFTER = "then "
+"""An edit made after the one before it: its run starts from what that run remembered."""
+
+
+_IMPORT = "from openai import OpenAI as EditedClient\n"
+_PROMPT = (
+    'EDITED_PROMPT = """You are a careful support assistant. Answer the customer\'s question from the '
+    'documents given, cite each document you use, and say so plainly when they do not hold the answer."""\n'
+)
+
+
 def check_project(source: str, files: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
-    """Per edit, (runs, runs that took the moved phase); and the differences found."""
+    """Per edit, (runs, runs that took the moved phase, runs that kept parts of it); and
+    the differences found."""
     moved = [0]
+    parts = [0]
     original = engine._moved_findings
+    original_parts = phase_parts.kept_parts
 
     def counting(record, lines):
         found = original(record, lines)
@@ -65,7 +90,14 @@ def check_project(source: str, files: int, seed: int) -> tuple[dict[str, list[in
             moved[0] += 1
         return found
 
+    def counting_parts(*args):
+        kept = original_parts(*args)
+        if kept:
+            parts[0] += 1
+        return kept
+
     engine._moved_findings = counting
+    phase_parts.kept_parts = counting_parts
     scratch = tempfile.mkdtemp(prefix="shift-")
     root = os.path.join(scratch, os.path.basename(source.rstrip("/")))
     shutil.copytree(source, root, symlinks=True)
@@ -89,14 +121,20 @@ def check_project(source: str, files: int, seed: int) -> tuple[dict[str, list[in
             _check([path])  # the remembered phase of this file, before its edits
             record = glob.glob(".agentlint_cache/*/*/project-phase.json")
             kept = open(record[0], "rb").read() if record else None
+            written = None
             for name, edited in _edits(text):
+                if name.startswith(_AFTER) and written is not None:
+                    with open(record[0], "wb") as fh:
+                        fh.write(written)
                 with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
                     fh.write(edited)
-                before = moved[0]
+                before, before_parts = moved[0], parts[0]
                 found = _check([path])
-                count = counts.setdefault(name, [0, 0])
+                count = counts.setdefault(name, [0, 0, 0])
                 count[0] += 1
                 count[1] += moved[0] - before
+                count[2] += parts[0] - before_parts
+                written = open(record[0], "rb").read() if record and os.path.exists(record[0]) else None
                 for stale in glob.glob(".agentlint_cache/*/*/project-phase.json"):
                     os.remove(stale)
                 expected = _check([path])
@@ -110,6 +148,7 @@ def check_project(source: str, files: int, seed: int) -> tuple[dict[str, list[in
     finally:
         os.chdir(here)
         engine._moved_findings = original
+        phase_parts.kept_parts = original_parts
         shutil.rmtree(scratch, ignore_errors=True)
     return counts, problems
 
@@ -123,8 +162,9 @@ def main_(argv: list[str] | None = None) -> int:
     failed = False
     for project in args.projects:
         counts, problems = check_project(project, args.files, args.seed)
-        took = "; ".join(f"{name}: {moved} of {runs}" for name, (runs, moved) in counts.items())
-        print(f"{project}: took the moved phase: {took}; {len(problems)} differences")
+        took = "; ".join(f"{name}: {moved} moved, {parts} kept parts, of {runs}"
+                         for name, (runs, moved, parts) in counts.items())
+        print(f"{project}: {took}; {len(problems)} differences")
         for problem in problems:
             print(f"  {problem}")
         failed = failed or bool(problems)
