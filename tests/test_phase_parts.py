@@ -16,6 +16,7 @@ import pytest
 from agentlint.api import settings_for
 from agentlint.engine import cross_module_tools, phase_parts
 from agentlint.engine import run as engine
+from agentlint.engine.cache import Cache, context_entry
 from agentlint.engine.discovery import discover
 from agentlint.facts.types import PROJECT_FACT_KEYS, FileFacts
 from agentlint.rules import registry
@@ -226,3 +227,83 @@ def test_the_parts_that_run_see_what_they_read_of_the_other_files(tmp_path, run_
     assert _found(run_cli, root, "app/tools.py") == []
     assert runs["AGL203"] == 1 and runs["AGL401"] == 0
     assert _found(run_cli, root, "app/tools.py", "--no-cache") == []
+
+
+# -- the other files' facts, as a partial run keeps them ----------------------------------
+
+
+def _context_of(root: Path) -> dict[str, dict]:
+    settings = settings_for(EVERY_CODE, None, root=str(root))
+    result = engine.run(discover([str(root)], settings).files, settings, use_cache=False, paths=[str(root)])
+    return {path: r.facts.project_json(framework_imports=True) for path, r in result.results.items()}
+
+
+def test_the_context_reads_back_what_was_kept_and_decodes_as_the_facts_do(tmp_path) -> None:
+    projects = _context_of(PROJECTS / "prompts_dup")
+    assert any(p.get("prompt_sites") for p in projects.values()) and any(p["imports"] for p in projects.values())
+    cache = Cache(str(tmp_path / "cache"), "settings")
+    cache.put_context({path: context_entry(project) for path, project in projects.items()})
+    whole = cache.get_context()
+    for path, project in projects.items():
+        assert FileFacts.from_context(whole[path]) == FileFacts.project_from_json(project, framework_imports=True)
+    # only the facts asked for: the file of the prompt facts is not read for the imports
+    imports = cache.get_context(frozenset({"module", "imports"}))
+    assert all("prompt_sites" not in entry for entry in imports.values())
+    assert {path: entry.get("imports", []) for path, entry in imports.items()} == \
+        {path: entry.get("imports", []) for path, entry in whole.items()}
+    prompts = cache.get_context(frozenset({"module", "prompt_sites"}))
+    assert all("imports" not in entry for entry in prompts.values())
+    assert any(entry.get("prompt_sites") for entry in prompts.values())
+
+
+def test_context_files_of_two_writes_are_never_read_together(tmp_path) -> None:
+    projects = _context_of(PROJECTS / "prompts_dup")
+    cache = Cache(str(tmp_path / "cache"), "settings")
+    cache.put_context({path: context_entry(project) for path, project in projects.items()})
+    imports = Path(cache.directory) / "project-imports.json"
+    first = imports.read_bytes()
+    fewer = dict(list(projects.items())[1:])
+    cache.put_context({path: context_entry(project) for path, project in fewer.items()})
+    assert cache.get_context().keys() == fewer.keys()
+    imports.write_bytes(first)  # a write cut short: the imports of the write before
+    assert cache.get_context() == {}
+    assert cache.get_context(frozenset({"module", "prompt_sites"})).keys() == fewer.keys()
+    (Path(cache.directory) / "project-facts.json").write_text('{"facts": {}}')  # another layout
+    assert cache.get_context() == {}
+
+
+def test_a_run_that_decodes_part_of_the_context_does_not_write_it(tmp_path, run_cli, trusted_clock, runs) -> None:
+    root = tmp_path / "prompts_dup"
+    shutil.copytree(PROJECTS / "prompts_dup", root)
+    chat = root / "app/agents/chat.py"
+    _found(run_cli, root, "app/agents/chat.py")
+    kept = {p.name: p.read_bytes() for p in root.glob(".agentlint_cache/*/*/project-*.json") if p.name != "project-phase.json"}
+    assert len(kept) == 3
+    chat.write_text("from langchain_core.prompts import PromptTemplate\n" + chat.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    runs.clear()
+    _found(run_cli, root, "app/agents/chat.py")
+    assert runs["AGL401"] == 0  # the prompt facts were not decoded
+    after = {p.name: p.read_bytes() for p in root.glob(".agentlint_cache/*/*/project-*.json") if p.name != "project-phase.json"}
+    assert after == kept
+
+
+def test_context_facts_decoded_in_part_are_never_written_back(tmp_path, monkeypatch) -> None:
+    root = tmp_path / "prompts_dup"
+    shutil.copytree(PROJECTS / "prompts_dup", root)
+    monkeypatch.chdir(root)
+    projects = _context_of(root)
+    keys = {path: Cache.key(path, Path(path).read_bytes()) for path in projects}
+    cache = Cache(str(tmp_path / "cache"), "settings")
+    cache.put_context({keys[path]: context_entry(project) for path, project in projects.items()})
+    writes: list[dict] = []
+    monkeypatch.setattr(cache, "put_context", writes.append)
+    others = sorted(projects)[1:]  # the context holds one file more than the run reads
+    settings = settings_for(EVERY_CODE, None, root=str(root))
+    facts = engine._context_facts(others, settings, cache, [], None, {p: keys[p] for p in others},
+                                  frozenset({"module", "prompt_sites"}))
+    assert facts is not None and sorted(facts) == others
+    assert all(f.imports == () for f in facts.values()) and any(f.prompt_sites for f in facts.values())
+    assert writes == []
+    engine._context_facts(others, settings, cache, [], None, {p: keys[p] for p in others})
+    assert len(writes) == 1 and sorted(writes[0]) == sorted(keys[p] for p in others)

@@ -47,7 +47,7 @@ import os
 import re
 from typing import Callable, Iterable, Mapping, Sequence
 
-from agentlint.engine.cache import Cache, cached_facts
+from agentlint.engine.cache import Cache, cached_facts, context_entry
 from agentlint.engine.config import DEFAULT_EXCLUDES, Settings
 from agentlint.engine.discovery import discover, is_below, stamp_of
 from agentlint.engine.stat_index import StatIndex
@@ -386,14 +386,14 @@ def load_context_facts(
     known: Mapping[str, dict] | None = None, kept: dict[str, dict] | None = None,
     only: frozenset[str] | None = None,
 ) -> dict[str, FileFacts]:
-    """Facts of files that are not checked in this run: from ``known`` (project facts in
-    JSON by cache key), else from the cache (a full result, else a facts-only entry),
+    """Facts of files that are not checked in this run: from ``known`` (project facts by
+    cache key, as ``Cache.get_context`` gives them), else from the cache (a full result, else a facts-only entry),
     else computed with ``ast`` and stored facts-only. A file whose facts could not be
     extracted because of a bug is added to ``crashes``. ``key_of(path)`` gives a file's
     cache key without reading it when it can (the stat index); the file is read only on a
-    miss. ``kept`` receives every file's project facts by key. ``only``: the project facts
-    the caller reads, when not all (those from ``known`` keep only these; the others
-    are kept whole)."""
+    miss. ``kept`` receives every file's project facts by key, for ``Cache.put_context``.
+    ``only``: the project facts the caller reads, when not all (those from ``known`` keep
+    only these; the others are kept whole)."""
     def code(path: str) -> bytes | None:
         content = read(path)
         if isinstance(content, str) or len(content) > settings.max_file_size or b"\0" in content:
@@ -413,10 +413,12 @@ def load_context_facts(
         data = held if held is not None else cached_facts(cache, key) if cache is not None else None
         if data is not None:
             try:
-                out[path] = FileFacts.project_from_json(data, framework_imports=held is not None,
-                                                        only=only if held is not None else None)
+                if held is not None:
+                    out[path] = FileFacts.from_context(held, only)
+                else:
+                    out[path] = FileFacts.project_from_json(data)
                 if kept is not None:
-                    kept[key] = held if held is not None else out[path].project_json()
+                    kept[key] = held if held is not None else context_entry(out[path].project_json())
                 continue
             except (KeyError, TypeError, ValueError, AttributeError):
                 pass
@@ -430,7 +432,7 @@ def load_context_facts(
             crashes.append((path, data["crash"]))
         out[path] = FileFacts.project_from_json(data)
         if kept is not None:
-            kept[key] = out[path].project_json()
+            kept[key] = context_entry(out[path].project_json())
     return out
 
 

@@ -342,10 +342,12 @@ def _partial_keys(
 ) -> _PartialKeys:
     """The keys of a partial run's project phase over (path, digest) of every project
     file (``others``: those not checked): an edit that moves none of the project facts
-    keeps the exact one, an edit that only moves lines of the checked files' the other."""
-    cwd = os.getcwd()
-    mine = [(f"{p}\0{absolute_path(p, cwd)}", c) for p, c in checked.items()]
-    rest = [(f"{p}\0{absolute_path(p, cwd)}", d) for p, d in others]
+    keeps the exact one, an edit that only moves lines of the checked files' the other.
+    A file is named by its path as given, with the working folder named once: the same
+    as naming each by its absolute path too (the other keys do), without 1,200 path
+    joins in a large project."""
+    mine = [(p, c) for p, c in checked.items()]
+    rest = [*others, (f"\0working folder\0{os.getcwd()}", "")]
     return _PartialKeys(
         cache.project_key([(name, c.exact) for name, c in mine] + rest + [("\0partial", "")]),
         cache.project_key([(name, c.free) for name, c in mine] + rest + [("\0partial, lines moved", "")]),
@@ -490,22 +492,25 @@ def _context_facts(
     only: frozenset[str] | None = None,
 ) -> dict[str, FileFacts] | None:
     """The facts of ``others`` (files of the project not checked in this run): from the
-    cache's one file of them when it has theirs (``Cache.get_context``), else from each
-    file's entry; the one file is written again when it did not hold them all. ``keys``:
+    cache's context files when they have theirs (``Cache.get_context``), else from each
+    file's entry; the context is written again when it did not hold them all. ``keys``:
     their content keys, when the caller has them; ``only``: the project facts read, when
     not all (``boundaries.load_context_facts``)."""
     if not others:
         return None
     if keys is None and index is not None:
         keys = {path: _content_key(path, settings.max_file_size, index)[0] for path in others}
-    known = cache.get_context() if cache is not None else {}
+    known = cache.get_context(only) if cache is not None else {}
+    if only is not None and keys is not None and any(keys.get(path) not in known for path in others):
+        # files changed since the context was kept: it is written again, whole
+        known, only = cache.get_context() if cache is not None else {}, None
     kept: dict[str, dict[str, Any]] = {}
     facts = boundaries.load_context_facts(
         others, settings, cache, lambda path: read_source(path, settings.max_file_size), crashes,
         key_of=keys.get if keys is not None else None, known=known, kept=kept, only=only,
     )
-    if cache is not None and not crashes and kept.keys() != known.keys():
-        cache.put_context(kept)
+    if cache is not None and not crashes and only is None and kept.keys() != known.keys():
+        cache.put_context(kept)  # (with ``only``, the facts kept are not whole)
     return facts
 
 

@@ -486,22 +486,33 @@ class FileFacts:
         return FileFacts._decode(data, full=False, framework_imports=framework_imports, only=only)
 
     @staticmethod
+    def from_context(data: dict[str, Any], only: frozenset[str] | None = None) -> "FileFacts":
+        """The project facts as a partial run's context keeps them (``engine.cache.context_entry``:
+        those of ``project_json``, each import a row [local, qualified, line], and none
+        when the file has none). ``only``: as for ``project_from_json``."""
+        return FileFacts._decode(data, full=False, framework_imports=True, only=only, import_rows=True)
+
+    @staticmethod
     def from_json(data: dict[str, Any]) -> "FileFacts":
         return FileFacts._decode(data, full=True)
 
     @staticmethod
     def _decode(
         data: dict[str, Any], *, full: bool, framework_imports: bool = False, only: frozenset[str] | None = None,
+        import_rows: bool = False,
     ) -> "FileFacts":
-        imports = data["imports"] if only is None or "imports" in only else ()
-        if not full and not framework_imports:
-            # only the framework imports (AGL901 names the first one): every file's
-            # imports would be most of the project facts' memory
-            imports = _framework_imports(imports)
-        common: dict[str, Any] = {
-            "module": data["module"], "complete": data["complete"],
-            "imports": tuple([ImportFact(d["local"], d["qualified"], d["line"]) for d in imports]),
-        }
+        common: dict[str, Any] = {"module": data["module"], "complete": data["complete"]}
+        if only is not None and "imports" not in only:
+            common["imports"] = ()
+        elif import_rows:
+            common["imports"] = tuple([ImportFact(*row) for row in data.get("imports", ())])
+        else:
+            imports = data["imports"]
+            if not full and not framework_imports:
+                # only the framework imports (AGL901 names the first one): every file's
+                # imports would be most of the project facts' memory
+                imports = _framework_imports(imports)
+            common["imports"] = tuple([ImportFact(d["local"], d["qualified"], d["line"]) for d in imports])
         # A partial run decodes the project facts of every file of the project, most of
         # them with few kinds of facts: an absent or empty list keeps the field's default.
         for key, decode in _PROJECT_LISTS:
