@@ -42,6 +42,9 @@ FIXIT_SPEC = "fixit==2.2.1"
 TARGET_COLD_VS_PARSE = 0.35  # cold <= 0.35x LibCST parse-only (-j N)
 TARGET_WARM_VS_COLD = 0.03  # warm <= 0.03x cold
 TARGET_ONE_FILE_S = 0.15  # one file <= 0.15 s incl. interpreter start
+EDIT_PROMPT = ("You are a careful assistant. Answer the user's question from the documents given, cite each "
+               "document you use, and say so plainly when they do not hold the answer")
+"""The prompt a pre-commit edit appends (long enough for the prompt comparison to read it)."""
 TARGET_PEAK_MIB = 300.0  # peak memory <= 300 MiB on the full corpus
 
 
@@ -473,7 +476,7 @@ def main() -> int:
             base_times.append(run_cmd([al_python, "-c", "import libcst"], sample_mem=False).wall_s)
 
     # ---------------------------------------------------------------- pre-commit in a project
-    pre_times: dict[str, list[float]] = {"end": [], "top": [], "fact": []}
+    pre_times: dict[str, list[float]] = {"end": [], "top": [], "fact": [], "prompt": []}
     pre_files = 0
     pre_crash = None
     project_src = src / a.precommit_project if a.precommit_project else None
@@ -490,13 +493,15 @@ def main() -> int:
         time.sleep(2.5)  # past the stat index's racy window: the other files are then trusted from `stat`
         cmd = [str(exe), "check", "--force-exclude", os.path.relpath(changed, pre_dir)]
         log(f"running {a.one_file_runs}x per kind of edit: {shlex.join(cmd)}  (cwd={pre_dir})")
-        for where in ("end", "top", "fact"):
+        for where in ("end", "top", "fact", "prompt"):
             for i in range(a.one_file_runs):
                 # a comment appended moves none of the file's facts; a line put on top moves them all;
-                # a framework import appended is a new project fact
+                # a framework import appended is a new project fact, and so is a prompt (which the
+                # prompt comparison reads, not the tool rules)
                 text = changed.read_text(encoding="utf-8")
                 edited = {"end": text + f"# edit {i}\n", "top": f"# edit {i}\n" + text,
-                          "fact": text + f"from langchain_core.prompts import PromptTemplate as Edit{i}\n"}[where]
+                          "fact": text + f"from langchain_core.prompts import PromptTemplate as Edit{i}\n",
+                          "prompt": text + f'EDIT_{i}_PROMPT = """{EDIT_PROMPT} (edit {i})"""\n'}[where]
                 changed.write_text(edited, encoding="utf-8")
                 r = run_cmd(cmd, cwd=pre_dir, sample_mem=False, timeout=a.timeout)
                 if "Traceback (most recent call last)" in r.stderr or r.returncode > 1:
@@ -593,7 +598,7 @@ def main() -> int:
                  "", "—", f"≤ {TARGET_ONE_FILE_S} s",
                  verdict(None if one_med is None else one_med <= TARGET_ONE_FILE_S)))
     for where, what in (("end", "a comment appended"), ("top", "a line put on top"),
-                        ("fact", "a framework import appended")):
+                        ("fact", "a framework import appended"), ("prompt", "a prompt appended")):
         times = pre_times[where]
         if not times:
             continue
@@ -701,11 +706,13 @@ def main() -> int:
     md.append("- **pre-commit**: the `--precommit-project` folder of the corpus is copied into a scratch dir and "
               "checked once (`agentlint check .`, filling the default cache); then, before each timed run, its "
               "median-size file is edited (a comment appended, which moves none of its facts; a line put on "
-              "top, which moves them all; or a framework import appended, a new project fact) and `agentlint "
-              "check --force-exclude FILE` is run there, as pre-commit does. When the file's project facts are "
-              "unchanged, or only their lines moved, the remembered project phase holds (its findings moved "
-              "with the lines) and no other file's facts are read; else the other files' facts come from the "
-              "cache and the project rules run again.")
+              "top, which moves them all; a framework import appended, a new project fact that the tool parts "
+              "of the project phase read; or a prompt appended, one that the prompt comparison reads) and "
+              "`agentlint check --force-exclude FILE` is run there, as pre-commit does. When the file's project "
+              "facts are unchanged, or only their lines moved, the remembered project phase holds (its findings "
+              "moved with the lines) and no other file's facts are read; else the other files' facts come from "
+              "the cache, decoded as far as the parts of the phase that read the changed facts read them, and "
+              "those parts run again.")
     md.append("- **fixit**: installed on demand into `bench/.venv-fixit` (`python -m venv` + "
               f"`pip install {FIXIT_SPEC}`), run as `fixit lint DIR` with its default rules and its own "
               "process pool (one worker per CPU).")
