@@ -272,20 +272,24 @@ def test_context_files_of_two_writes_are_never_read_together(tmp_path) -> None:
     assert cache.get_context() == {}
 
 
+def _context_files(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in root.glob(".agentlint_cache/*/*/project-*.json")
+            if p.name != "project-phase.json"}
+
+
 def test_a_run_that_decodes_part_of_the_context_does_not_write_it(tmp_path, run_cli, trusted_clock, runs) -> None:
     root = tmp_path / "prompts_dup"
     shutil.copytree(PROJECTS / "prompts_dup", root)
     chat = root / "app/agents/chat.py"
     _found(run_cli, root, "app/agents/chat.py")
-    kept = {p.name: p.read_bytes() for p in root.glob(".agentlint_cache/*/*/project-*.json") if p.name != "project-phase.json"}
+    kept = _context_files(root)
     assert len(kept) == 3
     chat.write_text("from langchain_core.prompts import PromptTemplate\n" + chat.read_text(encoding="utf-8"),
                     encoding="utf-8")
     runs.clear()
     _found(run_cli, root, "app/agents/chat.py")
     assert runs["AGL401"] == 0  # the prompt facts were not decoded
-    after = {p.name: p.read_bytes() for p in root.glob(".agentlint_cache/*/*/project-*.json") if p.name != "project-phase.json"}
-    assert after == kept
+    assert _context_files(root) == kept
 
 
 def test_context_facts_decoded_in_part_are_never_written_back(tmp_path, monkeypatch) -> None:

@@ -102,6 +102,24 @@ def line_map(old: list[int], new: list[int]) -> dict[int, int] | None:
     return forward
 
 
+def moved_with_lines(
+    remembered: Remembered, old: Mapping[str, Any], new: Mapping[str, list[int]]
+) -> Remembered | None:
+    """The remembered findings with the lines of each checked file (``new``: path -> the
+    lines ``free_digest`` lists now) moved from those it listed then (``old``, as
+    remembered); None when they cannot be moved for sure."""
+    maps: dict[str, dict[int, int]] = {}
+    for path, lines in new.items():
+        before = old.get(path)
+        if before == lines:
+            continue
+        found = line_map(before, lines) if isinstance(before, list) else None
+        if found is None:
+            return None
+        maps[path] = found
+    return shifted(remembered, maps, new)
+
+
 def shifted(
     remembered: Remembered, maps: Mapping[str, dict[int, int]], checked: Iterable[str]
 ) -> Remembered | None:

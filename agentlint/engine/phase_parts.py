@@ -113,15 +113,7 @@ def _kept(entry: Any, part: str, checked: Mapping[str, PartDigests]) -> line_shi
             return found
         if not all(files[path][1] == digests[part][1] for path, digests in checked.items()):
             return None
-        maps: dict[str, dict[int, int]] = {}
-        for path, digests in checked.items():
-            old, new = files[path][2], digests[part][2]
-            if old == new:
-                continue
-            moved = line_shift.line_map(old, new) if isinstance(old, list) else None
-            if moved is None:
-                return None
-            maps[path] = moved
-        return line_shift.shifted(found, maps, checked)
+        return line_shift.moved_with_lines(
+            found, {path: files[path][2] for path in checked}, {path: d[part][2] for path, d in checked.items()})
     except (TypeError, ValueError, IndexError, KeyError):
         return None  # a record from a broken write

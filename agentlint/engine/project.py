@@ -1,6 +1,7 @@
 """The project phase: tools declared in one module and passed as tools in another, then the
-project rules (each a part of the phase: ``phase_parts``), once per project (``boundaries``: a monorepo of independent applications
-is several projects, which never see each other's facts).
+project rules (each a part of the phase: ``phase_parts``), once per project
+(``boundaries``: a monorepo of independent applications is several projects, which never
+see each other's facts).
 """
 
 from __future__ import annotations

@@ -471,17 +471,8 @@ def _moved_findings(record: Mapping[str, Any], lines: Mapping[str, list[int]]) -
     stored = record.get("diagnostics")
     if not isinstance(kept, dict) or not isinstance(stored, list):
         return None
-    maps: dict[str, dict[int, int]] = {}
     try:
-        for path, new in lines.items():
-            old = kept.get(path)
-            if old == new:
-                continue
-            moved = line_shift.line_map(old, new) if isinstance(old, list) else None
-            if moved is None:
-                return None
-            maps[path] = moved
-        return line_shift.shifted(stored, maps, lines)
+        return line_shift.moved_with_lines(stored, kept, lines)
     except (TypeError, ValueError):
         return None  # a record from a broken write
 

@@ -474,22 +474,21 @@ class FileFacts:
         return out
 
     @staticmethod
-    def project_from_json(
-        data: dict[str, Any], *, framework_imports: bool = False, only: frozenset[str] | None = None,
-    ) -> "FileFacts":
+    def project_from_json(data: dict[str, Any], *, framework_imports: bool = False) -> "FileFacts":
         """Only what the project rules read (module, framework imports, tools, agents,
         cost and prompt facts): decoding the definitions, calls and references of every
         file is most of a warm run's time and no project rule needs them.
         ``framework_imports``: ``data`` is what ``project_json`` wrote, whose imports
-        are the framework imports already. ``only``: the project facts to decode (the
-        others keep their defaults), when the caller reads no other."""
-        return FileFacts._decode(data, full=False, framework_imports=framework_imports, only=only)
+        are the framework imports already."""
+        return FileFacts._decode(data, full=False, framework_imports=framework_imports)
 
     @staticmethod
     def from_context(data: dict[str, Any], only: frozenset[str] | None = None) -> "FileFacts":
-        """The project facts as a partial run's context keeps them (``engine.cache.context_entry``:
-        those of ``project_json``, each import a row [local, qualified, line], and none
-        when the file has none). ``only``: as for ``project_from_json``."""
+        """The project facts as a partial run's context keeps them
+        (``engine.cache.context_entry``: those of ``project_json``, each import a row
+        [local, qualified, line], and none when the file has none). ``only``: the
+        project facts to decode, when the caller reads no other (the others keep their
+        defaults)."""
         return FileFacts._decode(data, full=False, framework_imports=True, only=only, import_rows=True)
 
     @staticmethod
