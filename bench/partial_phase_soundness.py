@@ -8,8 +8,9 @@ sampled file and each edit (three that move lines without changing what they say
 comment on top, a blank line in the middle, the last blank line removed; three that
 change facts: a framework import on top, the same import appended, a prompt appended),
 a partial run of that file as pre-commit makes it is compared with the same run after
-the remembered phase was forgotten. The remembered phase is put back after each
-comparison, so every edit starts from the same remembered phase. Prints, per project
+the remembered phase was forgotten, and with the findings in that file of a run over
+the whole project. The remembered phase is put back after each comparison, so every
+edit starts from the same remembered phase. Prints, per project
 and edit, how many runs took the moved phase and how many kept parts of the phase, and
 every difference; exits 1 on a difference.
 
@@ -140,6 +141,10 @@ def check_project(source: str, files: int, seed: int) -> tuple[dict[str, list[in
                 expected = _check([path])
                 if found != expected:
                     problems.append(f"{path}: {name}: {len(found)} findings, the project phase finds {len(expected)}")
+                # a partial run reports what a run over the whole project reports in its file
+                whole = [d for d in _check(["."]) if d["filename"] == os.path.abspath(path)]
+                if found != whole:
+                    problems.append(f"{path}: {name}: {len(found)} findings, a run of the project finds {len(whole)}")
                 if kept is not None:
                     with open(record[0], "wb") as fh:
                         fh.write(kept)

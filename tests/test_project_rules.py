@@ -16,7 +16,7 @@ import pytest
 from agentlint.engine import run as engine
 from agentlint.api import settings_for
 from agentlint.engine.discovery import discover
-from agentlint.engine.boundaries import ProjectMap
+from agentlint.engine.boundaries import ProjectMap, split_by_project
 from agentlint.rules.registry import all_rules
 
 from test_fixtures import expected_findings
@@ -410,3 +410,47 @@ def test_agl106_reads_agl101_cost_functions_as_instrumented():
     assert sorted(d.line for d in found) == [8, 16]
     found = check_project(root, ["AGL106"], {"AGL106": {"instrumented-callables": ["app/agents/vision.py:"]}})
     assert {Path(d.path).name for d in found} == {"llm.py"}
+
+
+@pytest.mark.parametrize("root", [*sorted(p.name for p in PROJECTS.iterdir()), "../demo", "../frameworks_demo"])
+def test_agl401_for_some_files_finds_there_what_it_finds_over_all(root) -> None:
+    # a partial run reports only in its files: AGL401 compares only the prompts linked to theirs
+    from agentlint.rules.api import ProjectContext
+    from agentlint.rules.prompt_assembly import PromptAssembledInMultiplePlaces
+
+    folder = str((PROJECTS / root).resolve())
+    settings = settings_for(["AGL401"], None, root=folder)
+    result = engine.run(discover([folder], settings).files, settings, use_cache=False, paths=[folder])
+    facts = {path: r.facts for path, r in result.results.items()}
+    compared = 0
+    for group in split_by_project(facts, ProjectMap(settings)):
+        every = PromptAssembledInMultiplePlaces(ProjectContext(group, {})).check()
+        for path in sorted(p for p, f in group.items() if f.prompt_sites):
+            some = PromptAssembledInMultiplePlaces(ProjectContext(group, {}, frozenset({path}))).check()
+            assert [d for d in some if d.path == path] == [d for d in every if d.path == path], path
+            compared += bool([d for d in every if d.path == path])
+    if root in ("prompts_dup", "prompt_samples"):
+        assert compared  # files with findings were compared
+
+
+def test_agl401_links_every_kind_of_join_from_the_reported_files() -> None:
+    # each unit reached from a.py by one kind of link only; e.py by none
+    from agentlint.facts.types import PromptSiteFact
+    from agentlint.rules.prompt_assembly import _linked, _Unit
+
+    def unit(path: str, scope: str, what: str, text: str = "", shingles: tuple[int, ...] = ()) -> _Unit:
+        site = PromptSiteFact(scope, "system", (), "", 3, 1, 3, 9, what, 1, text, shingles)
+        return _Unit(path, (path, scope, 1), site)
+
+    units = [
+        unit("a.py", "ask", "text", "billing", (1, 2)),
+        unit("b.py", "reply", "text", "billing, longer", (2, 3)),  # a shingle shared with a.py's
+        unit("b.py", "reply", "messages"),  # the same place as b.py's text
+        unit("c.py", "answer", "messages"),  # the same messages as b.py's
+        unit("d.py", "other", "text", "billing", (1, 4)),  # a.py's text; its shingle 1 is too common
+        unit("e.py", "far", "text", "refunds", (1, 5)),  # shares only that common shingle
+    ]
+    keyed = {("messages", "persona"): [2, 3]}
+    # shingle 1 is held by three texts, above a cap of 2: it links nothing
+    assert _linked(units, [0, 1, 4, 5], keyed, frozenset({"a.py"}), 2) == {0, 1, 2, 3, 4}
+    assert _linked(units, [0, 1, 4, 5], keyed, frozenset({"e.py"}), 2) == {5}

@@ -51,9 +51,11 @@ def finalize(
     if project:
         if project_diagnostics is None:
             facts = {p: r.facts for p, r in results.items()}
+            reported = None
             if context:
                 facts = {**context, **facts}
-            by_part = project_rules.project_phase(facts, settings, projects, project_reads, known_parts)
+                reported = frozenset(results)  # the others' findings are never reported
+            by_part = project_rules.project_phase(facts, settings, projects, project_reads, known_parts, reported)
             if on_project is not None:
                 on_project(by_part)
             project_diagnostics = [d for found in by_part.values() for d in found]

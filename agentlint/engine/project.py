@@ -22,6 +22,7 @@ from agentlint.rules.diagnostics import Diagnostic
 def project_phase(
     facts: Mapping[str, FileFacts], settings: Settings, projects: ProjectMap | None = None,
     read: set[str] | None = None, known: Mapping[str, list[Diagnostic]] | None = None,
+    reported: frozenset[str] | None = None,
 ) -> dict[str, list[Diagnostic]]:
     """The findings of each part of the project phase (``phase_parts``: the tools declared
     across modules, then each enabled project rule), run once per project
@@ -29,7 +30,8 @@ def project_phase(
     never see each other's facts). ``projects``: the run's project map, when it has one;
     ``read`` collects the paths of the modules whose text the phase read
     (``cross_module_tools.read_module``); ``known``: the findings of parts that need not
-    run (a partial run whose edit left what they read unchanged)."""
+    run (a partial run whose edit left what they read unchanged); ``reported``: the
+    files whose findings are reported, when not all (``ProjectContext.reported``)."""
     selected = [code for code in registry.project_fact_reads() if code in settings.enabled]
     if not facts:
         return {}
@@ -52,7 +54,7 @@ def project_phase(
         rule_settings = rule_settings_of(cls, settings)
         for group in groups:
             try:
-                found += cls(ProjectContext(group, rule_settings)).check()
+                found += cls(ProjectContext(group, rule_settings, reported)).check()
             except Exception as exc:
                 found.append(crash_diagnostic("<project>", cls.meta, exc))
         out[code] = found

@@ -288,6 +288,9 @@ class ProjectContext:
     facts: Mapping[str, FileFacts]
     """Path -> facts, for every file of the project (not only those passed)."""
     settings: Mapping[str, Any]
+    reported: frozenset[str] | None = None
+    """The files whose findings the run reports (a partial run's checked files), when
+    not all: a rule may leave out the findings it would make only in other files."""
 
 
 class ProjectRule:

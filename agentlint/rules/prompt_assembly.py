@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import chain
 from typing import Mapping
 
 from agentlint.facts import prompt_text as pt
@@ -15,7 +16,9 @@ from agentlint.rules.catalog.prompts import PROMPT_ASSEMBLED_IN_MULTIPLE_PLACES
 from agentlint.rules.cost_places import make, place_label, sanctioned, span_of
 from agentlint.rules.diagnostics import Diagnostic, RelatedLocation
 from agentlint.rules.prompt_resolve import Names, Parameters, entries
-from agentlint.rules.prompt_text_match import FRAGMENT, IDENTICAL, NEAR_COPY, VARIANT_COPY, drift, text_edges
+from agentlint.rules.prompt_text_match import (
+    FRAGMENT, IDENTICAL, NEAR_COPY, VARIANT_COPY, common_cap, drift, text_edges,
+)
 
 _MAX_RELATED = 20
 _PER_PLACE = 3
@@ -83,10 +86,17 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
             # of its application are compared
             return ua.place != ub.place and not _two_notebooks(ua.path, ub.path)
 
+        cap = common_cap(len(texts))
+        reported = self.context.reported
+        if reported is not None:
+            # a partial run reports only in its files: the clusters of their prompts alone
+            wanted = _linked(units, texts, keyed, reported, cap)
+            texts = [i for i in texts if i in wanted]
+            keyed = defaultdict(list, {key: [i for i in ids if i in wanted] for key, ids in keyed.items()})
         edges: list[tuple[int, int, str, str]] = []
         if texts:
             found = text_edges([units[i].site.text for i in texts], [units[i].site.shingles for i in texts],
-                               lambda a, b: comparable(texts[a], texts[b]))
+                               lambda a, b: comparable(texts[a], texts[b]), cap)
             edges += [(texts[a], texts[b], kind, detail) for a, b, kind, detail in found]
         for key, ids in keyed.items():
             if len(ids) < 2 or len({units[i].place for i in ids}) < 2:
@@ -262,6 +272,45 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
             return (f"Message list in {where} ({units[lead[4]].label}) is also written out in "
                     f"{count} other {places}: {how}")
         return f"Prompt text in {where} ({site.kind}) is also in {count} other {places}: {how}"
+
+
+def _linked(
+    units: list[_Unit], texts: list[int], keyed: Mapping[tuple, list[int]], reported: frozenset[str], cap: int,
+) -> set[int]:
+    """The units of the ``reported`` files and every unit linked to them, directly or
+    through others, by what can join two units in one finding: a shingle that at most
+    ``cap`` texts hold, the same text, the same key (template, blocks, messages), or the
+    same place. These links are a superset of the edges ``text_edges`` and the keys draw,
+    and of the joins within a place, so the units found hold whole clusters: the
+    findings in the reported files are those of all the units."""
+    held = Counter(chain.from_iterable(units[i].site.shingles for i in texts))
+    key_of = {i: key for key, ids in keyed.items() for i in ids}
+    in_place: dict[tuple[str, str, int], list[int]] = defaultdict(list)
+    for i, unit in enumerate(units):
+        in_place[unit.place].append(i)
+    found = {i for i, unit in enumerate(units) if unit.path in reported}
+    shingles: set[int] = set()
+    same: set[str] = set()
+    rest = [i for i in texts if i not in found]
+    todo = list(found)
+    while todo:
+        new: list[int] = []
+        for i in todo:
+            for j in (*in_place[units[i].place], *(keyed[key_of[i]] if i in key_of else ())):
+                if j not in found:
+                    found.add(j)
+                    new.append(j)
+            site = units[i].site
+            if site.what == "text":
+                shingles.update(h for h in site.shingles if held[h] <= cap)
+                same.add(site.text)
+        # the texts not found yet that share a shingle or the text with one found
+        for j in rest:
+            if j not in found and (units[j].site.text in same or not shingles.isdisjoint(units[j].site.shingles)):
+                found.add(j)
+                new.append(j)
+        todo = new
+    return found
 
 
 def _two_notebooks(a: str, b: str) -> bool:

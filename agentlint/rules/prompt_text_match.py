@@ -38,14 +38,23 @@ _FRAGMENT_SHARED = FRAGMENT_RUN - pt.SHINGLE + 1
 IDENTICAL, NEAR_COPY, VARIANT_COPY, FRAGMENT = "identical", "near", "variant", "fragment"
 
 
-def text_edges(texts: Sequence[str], shingles: Sequence[tuple[int, ...]], comparable) -> list[tuple[int, int, str, str]]:
+def common_cap(count: int) -> int:
+    """How many of ``count`` texts may hold a shingle before it is boilerplate."""
+    return max(_COMMON, count // 20)
+
+
+def text_edges(
+    texts: Sequence[str], shingles: Sequence[tuple[int, ...]], comparable, cap: int | None = None,
+) -> list[tuple[int, int, str, str]]:
     """(i, j, kind, fragment) for the pairs of texts that are copies or share a fragment;
-    ``comparable(i, j)`` says whether a pair may be compared at all."""
+    ``comparable(i, j)`` says whether a pair may be compared at all. ``cap``: the
+    ``common_cap`` of all the texts, when these are some of them."""
     postings: dict[int, list[int]] = defaultdict(list)
     for i, hashes in enumerate(shingles):
         for h in hashes:
             postings[h].append(i)
-    cap = max(_COMMON, len(texts) // 20)
+    if cap is None:
+        cap = common_cap(len(texts))
     # each pair of texts under one shingle counted once (a text's shingles are distinct),
     # by `Counter`'s own loop: a partial run compares every prompt of the project again
     shared: Counter[tuple[int, int]] = Counter()
