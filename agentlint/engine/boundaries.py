@@ -388,8 +388,8 @@ def load_context_facts(
 ) -> dict[str, FileFacts]:
     """Facts of files that are not checked in this run: from ``known`` (project facts by
     cache key, as ``Cache.get_context`` gives them), else from the cache (a full result,
-    else a facts-only entry), else computed with ``ast`` and stored facts-only. A file whose facts could not be
-    extracted because of a bug is added to ``crashes``. ``key_of(path)`` gives a file's
+    else a facts-only entry), else computed with ``ast`` and stored facts-only. A file
+    whose facts could not be extracted because of a bug is added to ``crashes``. ``key_of(path)`` gives a file's
     cache key without reading it when it can (the stat index); the file is read only on a
     miss. ``kept`` receives every file's project facts by key, for ``Cache.put_context``.
     ``only``: the project facts the caller reads, when not all (those from ``known`` keep

@@ -19,8 +19,10 @@ refuses (returns None, and the project phase runs) whenever it cannot be sure:
 - no such finding may carry a fix (its edits would have to move too).
 
 The findings in files the run does not check are kept as remembered: the run reports
-none of them, and the moved findings are never remembered (the next run moves the
-remembered ones again).
+none of them. When the whole phase holds, lines moved, its moved findings are not
+remembered (the next run moves the remembered ones again); when only some of its parts
+hold (``phase_parts``), the phase the run remembers holds their findings as moved, with
+the lines their facts have now.
 
 The lines a prompt site lists in its text (``LINE_LIST_SITES``) are lines too. Any other
 line written in a fact's text (`(line 12)`) is part of the digest: a file whose text

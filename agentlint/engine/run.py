@@ -391,12 +391,12 @@ def _partial_phase(
     record = cache.get_project_record() if phase is not None else None
     known: dict[str, list[Diagnostic]] = {}
     reads: frozenset[str] = frozenset()
+    parts = phase_parts.part_reads(settings.enabled)
     if phase is not None and record is not None:
         texts = _same_texts(record, settings, index)
         found = _remembered_partial(record, phase) if texts is not None else None
         if found is not None:
             return _Partial(None, phase, found)
-        parts = phase_parts.part_reads(settings.enabled)
         kept = phase_parts.kept_parts(record, parts, phase.part_digests(parts), phase.others, texts is not None)
         for part, stored in kept.items():
             decoded = _decoded(stored)
@@ -407,19 +407,20 @@ def _partial_phase(
         if phase_parts.DECLARE in known and texts is not None:
             reads = frozenset(texts)
     # with parts known, the others read only some facts: only those are decoded
-    context = _context_facts(others, settings, cache, crashes, index, keys, _read_by(known, settings))
+    context = _context_facts(others, settings, cache, crashes, index, keys, _read_by(known, parts))
     if phase is None and context and not crashes:
         digests = _other_digests(keys, index, context)
         phase = _partial_keys(checked, digests, cache) if digests is not None else None
     return _Partial(context, phase, None, known, reads)
 
 
-def _read_by(known: Mapping[str, Any], settings: Settings) -> frozenset[str] | None:
-    """The project facts the parts of the phase that run read (None: all, or no part known)."""
+def _read_by(known: Mapping[str, Any], parts: Mapping[str, frozenset[str] | None]) -> frozenset[str] | None:
+    """The project facts the parts of the phase that run read (``parts``: what each part
+    reads; None: all, or no part known)."""
     if not known:
         return None
     needed: set[str] = set()
-    for part, reads in phase_parts.part_reads(settings.enabled).items():
+    for part, reads in parts.items():
         if part in known:
             continue
         if reads is None:

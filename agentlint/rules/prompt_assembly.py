@@ -92,7 +92,7 @@ class PromptAssembledInMultiplePlaces(ProjectRule):
             # a partial run reports only in its files: the clusters of their prompts alone
             wanted = _linked(units, texts, keyed, reported, cap)
             texts = [i for i in texts if i in wanted]
-            keyed = defaultdict(list, {key: [i for i in ids if i in wanted] for key, ids in keyed.items()})
+            keyed = {key: [i for i in ids if i in wanted] for key, ids in keyed.items()}
         edges: list[tuple[int, int, str, str]] = []
         if texts:
             found = text_edges([units[i].site.text for i in texts], [units[i].site.shingles for i in texts],

@@ -44,19 +44,17 @@ def common_cap(count: int) -> int:
 
 
 def text_edges(
-    texts: Sequence[str], shingles: Sequence[tuple[int, ...]], comparable, cap: int | None = None,
+    texts: Sequence[str], shingles: Sequence[tuple[int, ...]], comparable, cap: int,
 ) -> list[tuple[int, int, str, str]]:
     """(i, j, kind, fragment) for the pairs of texts that are copies or share a fragment;
     ``comparable(i, j)`` says whether a pair may be compared at all. ``cap``: the
-    ``common_cap`` of all the texts, when these are some of them."""
+    ``common_cap`` of all the project's texts (these may be some of them)."""
     postings: dict[int, list[int]] = defaultdict(list)
     for i, hashes in enumerate(shingles):
         for h in hashes:
             postings[h].append(i)
-    if cap is None:
-        cap = common_cap(len(texts))
     # each pair of texts under one shingle counted once (a text's shingles are distinct),
-    # by `Counter`'s own loop: a partial run compares every prompt of the project again
+    # by `Counter`'s own loop: a run of the whole project compares every pair of prompts
     shared: Counter[tuple[int, int]] = Counter()
     for ids in postings.values():
         if 2 <= len(ids) <= cap:
