@@ -26,7 +26,8 @@ def _files() -> list[Path]:
     found = []
     for folder in ("fixtures", "tests", "agentlint", "bench"):
         found += sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.ipynb"))
-    return found
+    # not the hidden folders `bench/` builds locally (its corpus, the peers' virtualenv)
+    return [path for path in found if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)]
 
 
 def _findings(path: Path, settings, monkeypatch, prefilter: bool):

@@ -20,16 +20,22 @@ from agentlint.rules.registry import all_rules
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _ours(path: Path) -> bool:
+    """A file of the project, not of a hidden folder under it (the corpus and the peers'
+    virtualenv that ``bench/`` builds locally)."""
+    return not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+
+
 def _files() -> list[Path]:
     found = []
     for folder in ("fixtures", "tests", "agentlint", "bench"):
         found += sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.ipynb"))
-    return found
+    return [path for path in found if _ours(path)]
 
 
 def _trees():
     for folder in ("fixtures", "tests", "agentlint", "bench"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in filter(_ours, sorted((ROOT / folder).rglob("*.py"))):
             try:
                 yield path, ast.parse(path.read_text(encoding="utf-8"))
             except (SyntaxError, ValueError, UnicodeDecodeError):
@@ -156,6 +162,23 @@ def test_the_inventory_is_taken_only_for_the_rule_that_reads_it():
     kept = analyze.analyze_content("app.py", source.encode(), settings_for(select=["ALL"]), all_facts=True)
     assert not without.facts.model_calls
     assert [c.line for c in kept.facts.model_calls] == [3]
+
+
+def test_the_sinks_are_found_only_for_the_rule_that_reads_them():
+    # the irreversible calls each tool reaches, and the approvals around them, are read
+    # by AGL203 alone: a run of the other rules that keeps no facts leaves them out
+    source = (
+        "import smtplib\n"
+        "from agents import function_tool\n"
+        "@function_tool\n"
+        "def send_reply(to: str, body: str) -> str:\n"
+        "    smtplib.SMTP('localhost').sendmail('bot@example.com', [to], body)\n"
+        "    return 'sent'\n"
+    )
+    for select, keep, found in ((["AGL201"], False, False), (["AGL201"], True, True), (["AGL203"], False, True)):
+        result = analyze.analyze_content("app.py", source.encode(), settings_for(select=select), all_facts=keep)
+        assert [t.name for t in result.facts.tools] == ["send_reply"]
+        assert bool(result.facts.tools[0].sinks) is found, (select, keep)
 
 
 def test_project_facts_decode_to_what_the_constructor_builds():

@@ -138,7 +138,8 @@ def _analyze_python(path: str, content: bytes, settings: Settings, all_facts: bo
     ]
     tools_when_asked = None
     if tree is not None and facts.complete and project:
-        facts, found = _agent_model(path, text, content, tree, facts, settings, model_calls="model_calls" in read)
+        facts, found = _agent_model(path, text, content, tree, facts, settings, model_calls="model_calls" in read,
+                                    sinks="sinks" in read)
         diagnostics += found
     elif tree is not None and facts.complete and any(r.reads_agents for r in rules):
         tools_when_asked = _ToolsWhenAsked(path, text, content, tree, facts, settings)
@@ -189,14 +190,15 @@ def facts_only(path: str, text: str, settings: Settings) -> FileFacts:
 
 def _agent_model(
     path: str, text: str, content: bytes, tree: ast.Module, facts: FileFacts, settings: Settings,
-    rules: bool = True, model_calls: bool = True,
+    rules: bool = True, model_calls: bool = True, sinks: bool = True,
 ) -> tuple[FileFacts, list[Diagnostic]]:
     """The file's agent model: its tools and agents go into the facts, and the model
     rules (AGL201, AGL202, AGL301, AGL501) run on it. Files without tool or agent
     vocabulary are not modelled, unless a selected model rule asks for the file
     (``wants_file``, see ``registry.model_rules``): then the model is built for those
     rules alone and the facts stay as they are. The inventory of model calls is taken
-    only with ``model_calls`` (a project rule reads it)."""
+    only with ``model_calls``, the tools' irreversible calls and the approvals only with
+    ``sinks`` (a project rule reads them)."""
     knowledge = agent_knowledge(settings.knowledge)
     frameworks = frameworks_of(facts)
     enabled = [cls for cls in registry.model_rules() if cls.meta.code in settings.enabled] if rules else []
@@ -224,7 +226,7 @@ def _agent_model(
         return plain, _run_model_rules(wanting, path, text, settings, model)
     try:
         model = build_model(tree, facts, text, knowledge)
-        facts = replace(facts, **model.fact_fields(model_calls))
+        facts = replace(facts, **model.fact_fields(model_calls, sinks))
     except RecursionError:
         return facts, []
     except Exception as exc:  # a bug in the agent model: say so, lose nothing else

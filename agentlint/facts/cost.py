@@ -94,7 +94,7 @@ def _optional_payload(body: list[ast.stmt]) -> bool:
 
 
 class CostExtractor:
-    def __init__(self, source: str | None, lines: Callable[[], list[str]]) -> None:
+    def __init__(self, source: str | None, lines: Callable[[], list[str]], low: str | None = None) -> None:
         self.source = source
         self._lines = lines
         self.terms: list[CostTermFact] = []
@@ -111,25 +111,29 @@ class CostExtractor:
             self.want_terms = self.want_nones = self.want_prices = True
             return
         # Substring tests on the lowered text first: a case-insensitive regex over
-        # every file of a project costs more than the walk it would save.
-        low = source.lower()
-        # (A short word tested first spares the longer ones in most files.)
+        # every file of a project costs more than the walk it would save. Each word is
+        # looked for once: most are absent, and an absent word costs a read of the whole
+        # text. An upper-case word is looked for only where its lower-case form is in
+        # the lowered text.
+        low = source.lower() if low is None else low
         has_tokens = "token" in low or "usage" in low or "encode(" in low
+        cost, usd, rate, pric = "cost" in low, "usd" in low, "rate" in low, "pric" in low
+        per_1 = per_m = False
+        if "per_" in low:
+            per_1, per_m = "per_1" in low, "per_m" in low
         self.want_terms = has_tokens and (
-            "price" in low or "cost" in low or "rate" in low or "usd" in low or "dollar" in low
-            or "per_1" in low or "per_m" in low or "p_in" in low or "tarif" in low
+            cost or rate or usd or per_1 or per_m or (pric and "price" in low)
+            or "dollar" in low or "p_in" in low or "tarif" in low
         )
-        money = self.want_terms and (
-            "pric" in low or "cost" in low or "usd" in low or "dollar" in low or "per_1" in low or "per_m" in low
-            or "tarif" in low
-        )
-        self.want_nones = "None" in source and ("cost" in low or "_usd" in low)
+        money = self.want_terms and (pric or cost or usd or per_1 or per_m or "dollar" in low or "tarif" in low)
+        self.want_nones = (cost or (usd and "_usd" in low)) and "None" in source
         # Price constants and tables are module- or class-level assignments (mostly
         # upper case), read without a walk; tables inside functions are seen when the
         # function is walked.
         self.want_prices = (
-            ("PRIC" in source and ("PRICE" in source or "PRICING" in source)) or "COST" in source or "RATE" in source
-            or "Price" in source or "PER_1" in source or "PER_M" in source or "USD" in source
+            (pric and (("PRIC" in source and ("PRICE" in source or "PRICING" in source)) or "Price" in source))
+            or (cost and "COST" in source) or (rate and "RATE" in source) or (per_1 and "PER_1" in source)
+            or (per_m and "PER_M" in source) or (usd and "USD" in source)
             or ("gpt" in low and ('"gpt' in low or "'gpt" in low))
             or ("claude" in low and ('"claude' in low or "'claude" in low))
             or ("gemini" in low and ('"gemini' in low or "'gemini" in low))
@@ -370,8 +374,11 @@ class CostExtractor:
                     stack.append((value, ctx))
 
 
-def extract(tree: ast.Module, source: str | None) -> tuple[tuple[CostTermFact, ...], tuple[SiteFact, ...], tuple[SiteFact, ...]]:
-    """The cost terms, cost-None sites and hard-coded prices of one module."""
+def extract(
+    tree: ast.Module, source: str | None, low: str | None = None,
+) -> tuple[tuple[CostTermFact, ...], tuple[SiteFact, ...], tuple[SiteFact, ...]]:
+    """The cost terms, cost-None sites and hard-coded prices of one module; ``low``:
+    ``source`` lower-cased, when the caller has it."""
     cache: list[list[str]] = []
 
     def lines() -> list[str]:
@@ -379,7 +386,7 @@ def extract(tree: ast.Module, source: str | None) -> tuple[tuple[CostTermFact, .
             cache.append(split_lines(source) if source is not None else [])
         return cache[0]
 
-    extractor = CostExtractor(source, lines)
+    extractor = CostExtractor(source, lines, low)
     if not extractor.wanted:
         return (), (), ()
     extractor.run(tree)

@@ -726,8 +726,11 @@ def extract_facts(
         extractor.walk_body(tree.body, MODULE_SCOPE, False)  # type: ignore[attr-defined]
     else:
         extractor = import_table(tree, module, is_package)
-    cost_terms, cost_nones, price_literals = cost.extract(tree, source) if cost_facts else ((), (), ())
-    prompt_sites, prompt_blocks = prompts.extract(tree, source, module, extractor.resolve_any) if prompt_facts else ((), ())
+    low = source.lower() if source is not None and (cost_facts or prompt_facts) else None  # read by both
+    cost_terms, cost_nones, price_literals = cost.extract(tree, source, low) if cost_facts else ((), (), ())
+    prompt_sites, prompt_blocks = (
+        prompts.extract(tree, source, module, extractor.resolve_any, low) if prompt_facts else ((), ())
+    )
     graph_facts = {}
     if graph:
         walk: ModuleWalk = extractor  # type: ignore[assignment]

@@ -48,10 +48,9 @@ without it in their text are not walked.
 from __future__ import annotations
 
 import ast
-from itertools import accumulate
 from typing import Callable
 
-from agentlint.facts.ast_helpers import MODULE_SCOPE, first_line
+from agentlint.facts.ast_helpers import MODULE_SCOPE, first_line, holds_candidate, line_numbers
 from agentlint.facts.ast_helpers import dotted as _dotted
 from agentlint.facts.prompt_exprs import (
     callee_name,
@@ -102,16 +101,6 @@ _VOCABULARY = ("you", "prompt", "system", "template", "instruction", "answer", "
 """What a module- or class-level statement holding a prompt has in its (lower-cased)
 text. `str.find` per word is several times faster than one regex alternation."""
 
-
-def _has_vocabulary(low: str, start: int = 0, stop: int | None = None) -> bool:
-    stop = len(low) if stop is None else stop
-    find = low.find
-    for word in _VOCABULARY:
-        if find(word, start, stop) >= 0:
-            return True
-    return False
-
-
 _NEVER_PROMPTS = frozenset({
     ast.Import, ast.ImportFrom, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.Delete,
     ast.Assert, ast.Raise,
@@ -124,24 +113,36 @@ _CONTAINER_METHODS = frozenset({
 
 
 class _Vocabulary:
-    """Whether a statement's source text has prompt vocabulary (the file's lines are
-    found once, in its lower-cased text: lower-casing may change lengths, not lines)."""
+    """Whether a statement's source text has prompt vocabulary. The lines holding a word
+    are found once, with one `str.find` sweep per word over the file's lower-cased text
+    (lower-casing may change lengths, not lines): a test per statement would read the
+    lines of a class once for the class and again for each of its methods."""
 
-    __slots__ = ("low", "starts")
+    __slots__ = ("lines", "count")
 
     def __init__(self, low: str) -> None:
-        self.low = low
-        self.starts = list(accumulate((len(line) + 1 for line in low.split("\n")), initial=0))
+        found: list[int] = []
+        find = low.find
+        for word in _VOCABULARY:
+            at = find(word)
+            while at != -1:
+                found.append(at)
+                end = find("\n", at)
+                if end == -1:
+                    break
+                at = find(word, end + 1)  # one offset per line is enough
+        found.sort()
+        self.lines = line_numbers(low, found)
+        """The numbers of the lines holding a word, in order."""
+        self.count = low.count("\n") + 1
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
 
     def holds(self, stmt: ast.AST) -> bool:
-        start = first_line(stmt)
-        end = getattr(stmt, "end_lineno", None) or start
-        starts = self.starts
-        if start > len(starts):
-            return True
-        stop = starts[end] if end < len(starts) else len(self.low)
-        return _has_vocabulary(self.low, starts[start - 1], stop)
-
+        if first_line(stmt) > self.count + 1:
+            return True  # a line the text does not have: walk it rather than guess
+        return holds_candidate(self.lines, stmt)
 
 
 class PromptExtractor(PromptUnits):
@@ -503,11 +504,12 @@ class PromptExtractor(PromptUnits):
     # -- units -------------------------------------------------------------------------
 
 def extract(
-    tree: ast.Module, source: str | None, module: str, resolve: Callable[[str], str]
+    tree: ast.Module, source: str | None, module: str, resolve: Callable[[str], str], low: str | None = None,
 ) -> tuple[tuple[PromptSiteFact, ...], tuple[str, ...]]:
-    """The prompt facts and the prompt-like module-level names of one module."""
-    low = source.lower() if source is not None else None
-    if low is not None and not _has_vocabulary(low):
+    """The prompt facts and the prompt-like module-level names of one module; ``low``:
+    ``source`` lower-cased, when the caller has it."""
+    vocabulary = _Vocabulary(source.lower() if low is None else low) if source is not None else None
+    if vocabulary is not None and not vocabulary:
         return (), ()
     cache: list[list[str]] = []
 
@@ -517,7 +519,6 @@ def extract(
         return cache[0]
 
     extractor = PromptExtractor(module, resolve, lines)
-    if low is not None:
-        extractor.vocabulary = _Vocabulary(low)
+    extractor.vocabulary = vocabulary
     extractor.run(tree)
     return tuple(extractor.sites), tuple(dict.fromkeys(extractor.blocks))

@@ -9,7 +9,9 @@ _CAMEL_BOUNDARY = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 def name_parts(name: str) -> list[str]:
     """The lower-case words of an identifier, in order: `_reportFailure_v2` -> [report, failure, v2]."""
-    return [w for w in _CAMEL_BOUNDARY.sub("_", name).lower().split("_") if w]
+    if not name.islower():  # most names are snake_case: no case boundary to find, nothing to lower
+        name = _CAMEL_BOUNDARY.sub("_", name).lower()
+    return [w for w in name.split("_") if w]
 
 
 def name_words(name: str) -> frozenset[str]:

@@ -655,8 +655,12 @@ def _may_gate(source: str, name: str) -> bool:
 
 @lru_cache(maxsize=8)
 def _registration_words(keywords: frozenset[str]) -> tuple[str, ...]:
-    """A piece of text each match of ``_registration_texts`` holds (tested with `in`, faster)."""
-    return (*keywords, *guards.GUARD_KEYWORD_SUFFIXES, *guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS)
+    """A piece of text each match of ``_registration_texts`` holds (tested with `in`, faster).
+    A word that holds another one is left out (`input_guardrails` holds `guardrail`): a
+    text holding it holds the shorter one, and an absent word costs a read of the whole
+    text."""
+    words = {*keywords, *guards.GUARD_KEYWORD_SUFFIXES, *guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS}
+    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
 
 
 @lru_cache(maxsize=8)
@@ -724,33 +728,38 @@ def _truth_leaves(test: ast.expr) -> Iterator[ast.expr]:
             yield node
 
 
-def functions(tree: ast.Module) -> Iterator[tuple[ast.AST, ast.ClassDef | None]]:
-    """Every def of the module (nested ones too) with the class it is a method of."""
-    stack: list[tuple[ast.AST, ast.ClassDef | None]] = [(tree, None)]
+def functions(tree: ast.Module) -> list[tuple[ast.AST, ast.ClassDef | None]]:
+    """Every def of the module (nested ones too) with the class it is a method of: the
+    defs of the module's body first, then those inside each of them (last first). A
+    body's statements are read through compound statements, in the order their parts
+    are stacked by ``_stack_inner``."""
+    out: list[tuple[ast.AST, ast.ClassDef | None]] = []
+    stack: list[ast.AST] = [tree]
     while stack:
-        node, _ = stack.pop()
-        for child in _statements_of(node):
-            if isinstance(child, DEFS):
-                yield child, node if isinstance(node, ast.ClassDef) else None
-                stack.append((child, None))
-            elif isinstance(child, ast.ClassDef):
-                stack.append((child, None))
+        node = stack.pop()
+        owner = node if type(node) is ast.ClassDef else None
+        todo = list(reversed(node.body))  # type: ignore[attr-defined]
+        while todo:
+            stmt = todo.pop()
+            cls = type(stmt)
+            if cls is ast.FunctionDef or cls is ast.AsyncFunctionDef:
+                out.append((stmt, owner))  # type: ignore[arg-type]
+                stack.append(stmt)
+            elif cls is ast.ClassDef:
+                stack.append(stmt)
+            elif cls in COMPOUND_STATEMENTS:
+                _stack_inner(stmt, todo)
+    return out
 
 
-def _statements_of(node: ast.AST) -> Iterator[ast.stmt]:
-    """The statements of a module, class or function body, through compound statements,
-    stopping at nested defs and classes (which are yielded)."""
-    stack = list(reversed(node.body))  # type: ignore[attr-defined]
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if type(stmt) not in COMPOUND_STATEMENTS:
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                stack.extend(reversed(inner))
-        for handler in getattr(stmt, "handlers", ()):
-            stack.extend(reversed(handler.body))
-        for case in getattr(stmt, "cases", ()):
-            stack.extend(reversed(case.body))
+def _stack_inner(stmt: ast.stmt, stack: list[ast.stmt]) -> None:
+    """The statements a compound statement holds, pushed on ``stack`` (one loop over the
+    statements, where a generator per body costs a call per statement)."""
+    for name in ("body", "orelse", "finalbody"):
+        inner = getattr(stmt, name, None)
+        if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+            stack.extend(reversed(inner))
+    for handler in getattr(stmt, "handlers", ()):
+        stack.extend(reversed(handler.body))
+    for case in getattr(stmt, "cases", ()):
+        stack.extend(reversed(case.body))

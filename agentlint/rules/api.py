@@ -43,9 +43,10 @@ class PendingReport:
     replacement: "NodeFix | None" = None
 
 
-OPTIONAL_FACTS = frozenset({"prompts", "cost", "model_calls"})
+OPTIONAL_FACTS = frozenset({"prompts", "cost", "model_calls", "sinks"})
 """The facts only some project rules need: "prompts" (prompt sites and blocks), "cost"
-(cost terms, None costs, prices), "model_calls" (the inventory of model calls)."""
+(cost terms, None costs, prices), "model_calls" (the inventory of model calls), "sinks"
+(the irreversible calls each tool reaches, and the approvals wired around them)."""
 
 Region = Union[int, Tuple[int, Tuple["Region", ...]]]
 """A statement (its index in its body), or a class or function with some of its members

@@ -19,7 +19,7 @@ from agentlint.rules.diagnostics import Diagnostic, Position, Span
 
 
 class IrreversibleToolWithoutApproval(ProjectRule):
-    reads = frozenset()
+    reads = frozenset({"sinks"})
     meta = IRREVERSIBLE_TOOL_WITHOUT_APPROVAL
 
     def check(self) -> Sequence[Diagnostic]:

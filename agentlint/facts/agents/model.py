@@ -51,13 +51,15 @@ class FileModel(ToolFinder):
         self._sink_finder: SinkFinder | None = None
         self._sinks: dict[int, list[Sink]] = {}
 
-    def fact_fields(self, model_calls: bool = True) -> dict:
+    def fact_fields(self, model_calls: bool = True, sinks: bool = True) -> dict:
         """What the model adds to the file's facts (``FileFacts`` fields); the inventory
-        of model calls only with ``model_calls``."""
+        of model calls only with ``model_calls``, the irreversible calls each tool reaches
+        and the module's approvals only with ``sinks``."""
+        tools = self.tool_facts()
         return dict(
-            tools=self.with_sinks(self.tool_facts()),
-            approval_wiring=self.sink_finder.module_approval,
-            approved_names=self.sink_finder.approved_names(),
+            tools=self.with_sinks(tools) if sinks else tools,
+            approval_wiring=self.sink_finder.module_approval if sinks else "",
+            approved_names=self.sink_finder.approved_names() if sinks else (),
             agents=tuple(self.agents),
             tool_refs=tuple(self.tool_refs),
             tool_frameworks=tuple(self.tool_frameworks),
