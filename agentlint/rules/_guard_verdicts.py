@@ -6,15 +6,14 @@ needs the agent model; ``_guard_folds`` asks whether the evaluation can fail.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Iterable, Iterator, Mapping
 
-from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of, occurrences
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of
 from agentlint.facts.source import parse_quietly
 from agentlint.knowledge import guards
 from agentlint.knowledge.words import name_parts, name_words
+from agentlint.rules._guard_texts import has_registration_text, may_gate, registration_words
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -25,15 +24,35 @@ def last(name: str | None) -> str:
     return (name or "").rpartition(".")[2]
 
 
+_PLAIN_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level", "lineno", "is_async",
+                           "conversion", "simple", "tag", "kind", "type_comment"})
+"""Fields that hold no node a guard's reading looks for: names and flags, and the
+`Load` / `Add` singletons."""
+_OWN_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def own_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """``node`` and the nodes under it, nested functions, classes and lambdas excluded."""
+    """``node`` and the nodes under it, nested functions, classes and lambdas excluded, in
+    the order of a stack fed by `ast.iter_child_nodes` (the contexts and operators left
+    out). The fields that can hold a node are read once per node class."""
     stack = [node]
+    pop, push = stack.pop, stack.append
+    fields_of = _OWN_FIELDS
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        for child in ast.iter_child_nodes(current):
-            if not isinstance(child, SCOPES):
-                stack.append(child)
+        cls = type(current)
+        fields = fields_of.get(cls)
+        if fields is None:
+            fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
+        for name in fields:
+            value = getattr(current, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, SCOPES):
+                        push(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, SCOPES):
+                push(value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -490,6 +509,8 @@ class GuardSignals:
         self.keywords = keywords
         self._registered: dict[str, str] | None = None
         self._may_register: bool | None = None
+        self._present: tuple[str, ...] = ()
+        """The ``registration_words`` the text holds (read with ``may_register``)."""
         self._gated: set[str] | None = None
 
     def qualified(self, name: str) -> str:
@@ -539,7 +560,7 @@ class GuardSignals:
         how = self.registered.get(name)
         if how is not None:
             return how
-        if probe and _may_gate(self.source, name) and name in self.gated:
+        if probe and may_gate(self.source, name) and name in self.gated:
             return "a probe whose result gates an action"
         return None
 
@@ -568,7 +589,7 @@ class GuardSignals:
         module, only when its text has a registering keyword or call)."""
         if self._registered is None:
             self._registered = {}
-            if self.may_register and _has_registration_text(self.source, self.keywords):
+            if self.may_register and has_registration_text(self.source, self.keywords, self._present):
                 calls = self._calls if self._calls is not None else nodes_of(self.tree, (ast.Call,))
                 for node in calls:
                     self._registrations(node, self._registered)  # type: ignore[arg-type]
@@ -578,7 +599,8 @@ class GuardSignals:
     def may_register(self) -> bool:
         """The module's text has a word every registration needs (cheaper than ``registered``)."""
         if self._may_register is None:
-            self._may_register = any(word in self.source for word in _registration_words(self.keywords))
+            self._present = tuple(word for word in registration_words(self.keywords) if word in self.source)
+            self._may_register = bool(self._present)
         return self._may_register
 
     @property
@@ -644,57 +666,6 @@ class GuardSignals:
                 target = last(dotted(value))
                 if target:
                     out.setdefault(target, f"passed as `{arg}=`")
-
-
-def _may_gate(source: str, name: str) -> bool:
-    """Cheap: the text tests a call of ``name`` (`if not name(`, `ok = name(`, ...)."""
-    pattern = (rf"(?:\b(?:if|elif|while|assert|not|and|or)|=)\s*(?:not\s+)?(?:await\s+)?"
-               rf"(?:[\w.]+\.)?{re.escape(name)}\s*\(")
-    return re.search(pattern, source) is not None
-
-
-@lru_cache(maxsize=8)
-def _registration_words(keywords: frozenset[str]) -> tuple[str, ...]:
-    """A piece of text each match of ``_registration_texts`` holds (tested with `in`, faster).
-    A word that holds another one is left out (`input_guardrails` holds `guardrail`): a
-    text holding it holds the shorter one, and an absent word costs a read of the whole
-    text."""
-    words = {*keywords, *guards.GUARD_KEYWORD_SUFFIXES, *guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS}
-    return tuple(sorted(w for w in words if not any(o != w and o in w for o in words)))
-
-
-@lru_cache(maxsize=8)
-def _registration_texts(keywords: frozenset[str]) -> "tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]":
-    """Text without which a module registers no guard: a guard keyword argument, a
-    conditional edge or a route dependency (`guardrails=`, `Depends(`), and a keyword
-    with a guard's suffix (`output_guardrails=`). Two patterns without the word
-    boundaries, which ``_has_registration_text`` checks on each match, each with the
-    words one of which every match of it starts with."""
-    calls = sorted({*guards.EDGE_CONDITION_METHODS, *guards.GATE_CALLS})
-    names = "|".join(sorted(re.escape(k) for k in keywords))
-    starts = re.compile(rf"(?:{names})\s*=|(?:{'|'.join(re.escape(c) for c in calls)})\s*\(")
-    suffixes = re.compile(rf"(?:{'|'.join(re.escape(s) for s in guards.GUARD_KEYWORD_SUFFIXES)})\s*=")
-    return (starts, (*sorted(keywords), *calls)), (suffixes, tuple(guards.GUARD_KEYWORD_SUFFIXES))
-
-
-def _has_registration_text(source: str, keywords: frozenset[str]) -> bool:
-    """``_registration_texts`` match where a keyword or call starts a word, or where a
-    suffix ends one."""
-    (starts, start_words), (suffixes, suffix_words) = _registration_texts(keywords)
-    return (_matches_after(starts, start_words, source, after_word=False)
-            or _matches_after(suffixes, suffix_words, source, after_word=True))
-
-
-def _matches_after(pattern: "re.Pattern[str]", words: "tuple[str, ...]", source: str, *, after_word: bool) -> bool:
-    """``pattern`` matches at a position whose previous character is a word character
-    (`\\w`) or, with ``after_word`` false, at one whose previous character is not one.
-    It is tried only where one of ``words`` starts (each match starts with one)."""
-    for word in words:
-        for start in occurrences(source, word):
-            if ((start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_")) == after_word
-                    and pattern.match(source, start)):
-                return True
-    return False
 
 
 def _graph_node(func: ast.AST) -> bool:

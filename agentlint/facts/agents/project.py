@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import ast
 import sys
+from typing import Iterator
 
 from agentlint.facts.agents.params import ToolParams
-from agentlint.facts.ast_helpers import dotted, nodes_of
+from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of
 from agentlint.facts.types import ToolFrameworkFact, ToolUseFact
 from agentlint.knowledge import frameworks as fw
 
@@ -307,17 +308,23 @@ def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def _statements(body: list[ast.stmt]):
-    for stmt in body:
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a body and of its blocks (a `match`'s cases aside), each before
+    the ones it holds, nested defs and classes not entered: one generator and a stack."""
+    stack = body[::-1]
+    while stack:
+        stmt = stack.pop()
         yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
+        if type(stmt) not in COMPOUND_STATEMENTS:
+            continue  # a def or a class, or a statement that holds none
+        inner: list[ast.stmt] = []
         for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                yield from _statements(inner)
+            part = getattr(stmt, name, None)
+            if isinstance(part, list):
+                inner += part
         for handler in getattr(stmt, "handlers", ()):
-            yield from _statements(handler.body)
+            inner += handler.body
+        stack += inner[::-1]
 
 
 def _returns_decorated(func: ast.AST, fn: str) -> bool:

@@ -496,16 +496,22 @@ def _unsubscript(expr: ast.AST) -> ast.AST:
 
 
 def _walk_body(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
-    """Statements of a body and of its nested blocks, not entering defs or classes."""
-    for stmt in body:
+    """Statements of a body and of its nested blocks, not entering defs or classes, each
+    before the statements it holds. One generator and a stack: a generator per nested
+    block would pass each statement up through every block around it."""
+    stack = list(body)[::-1]
+    while stack:
+        stmt = stack.pop()
         yield stmt
         if type(stmt) not in COMPOUND_STATEMENTS:
             continue
+        inner: list[ast.stmt] = []
         for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                yield from _walk_body(inner)
+            part = getattr(stmt, name, None)
+            if isinstance(part, list):
+                inner += part
         for handler in getattr(stmt, "handlers", ()):
-            yield from _walk_body(handler.body)
+            inner += handler.body
         for case in getattr(stmt, "cases", ()):
-            yield from _walk_body(case.body)
+            inner += case.body
+        stack += inner[::-1]

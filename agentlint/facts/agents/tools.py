@@ -30,6 +30,10 @@ _CALL_TABLES = (fw.TOOL_WRAPPERS, fw.AGENT_CONSTRUCTORS, fw.TOOL_CONTAINERS, fw.
                 fw.APPROVAL_MIDDLEWARE, fw.TOOL_DECORATORS)
 _CALL_NAMES = frozenset(p.rpartition(":")[2].rpartition(".")[2] for table in _CALL_TABLES for p in table)
 """The final names of every call a tool table knows: any other call is skipped at once."""
+_METHOD_NAMES = frozenset({"__init__", *fw.TOOLKIT_REGISTER_METHODS, *fw.RECEIVER_TOOL_METHODS,
+                           *fw.ANY_RECEIVER_TOOL_DECORATORS, *fw.REGISTRATION_CALL_METHODS, *fw.AGENT_FACTORY_METHODS})
+"""The methods whose call registers tools whatever the tables say (`agent.tool(fn)`,
+`super().__init__(tools=...)` in a Toolkit, `llm.bind_tools([...])`)."""
 
 
 class ToolFinder(ProjectFrameworks):
@@ -374,6 +378,11 @@ class ToolFinder(ProjectFrameworks):
             self._declaration_list(call)
         if call.keywords and any(kw.arg in fw.APPROVAL_NAME_LISTS for kw in call.keywords):
             self._approval_names(call)
+        func = call.func
+        if type(func) is ast.Attribute and func.attr not in self._method_names():
+            # most calls are of methods no table knows (resolving a dotted name keeps its
+            # last part, so no import can make one a tool's)
+            return
         if self._registration_call(call):
             return
         name = dotted(_unsubscript(call.func))
@@ -429,6 +438,13 @@ class ToolFinder(ProjectFrameworks):
             extra = {p.replace(":", ".").rpartition(".")[2] for p in self.knowledge.tool_decorators}
             extra |= {d.rpartition(".")[2] for d in (*self.own_decorators, *self.knowledge.inferred_decorators)}
             names = self._known_call_names = _CALL_NAMES | extra
+        return names
+
+    def _method_names(self) -> frozenset[str]:
+        """The last names of the method calls that can declare or register a tool."""
+        names = getattr(self, "_known_method_names", None)
+        if names is None:
+            names = self._known_method_names = self._call_names() | _METHOD_NAMES
         return names
 
     def _registration_call(self, call: ast.Call) -> bool:
