@@ -159,11 +159,20 @@ def holds_candidate(candidates: "list[int] | None", stmt: ast.AST) -> bool:
 _SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "kind", "type_comment", "id", "attr", "name", "arg",
                             "module", "level", "lineno", "is_async", "conversion", "simple", "tag"})
 """Fields that never hold a child node worth visiting (names, flags, the `Load` context)."""
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 _AST, _list = ast.AST, list
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal})
 """Nodes without child nodes: not queued, unless asked for."""
 _NONE_TYPE = frozenset({type(None)})
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an `ast` node class that can hold a child worth visiting, found once
+    per class (the walks read them from ``CHILD_FIELDS`` first: a call per node costs)."""
+    fields = CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)  # type: ignore[attr-defined]
+    return fields
 
 
 def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
@@ -176,14 +185,12 @@ def nodes_of(tree: ast.AST, kinds: "tuple[type, ...]") -> list[ast.AST]:
     found = out.append
     todo = [tree]
     queue = todo.append
-    fields_of = _CHILD_FIELDS
+    fields_of = CHILD_FIELDS
     for node in todo:  # the queue grows as it is read: a list's iterator takes what is appended
         cls = type(node)
         if cls in wanted:
             found(node)
-        fields = fields_of.get(cls)
-        if fields is None:
-            fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS)
+        fields = fields_of.get(cls) or child_fields(cls)
         for field in fields:
             value = getattr(node, field, None)
             if type(value) is _list:

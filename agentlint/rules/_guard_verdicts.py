@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Mapping
 
-from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of
+from agentlint.facts.ast_helpers import CHILD_FIELDS, COMPOUND_STATEMENTS, child_fields, dotted, nodes_of
 from agentlint.facts.source import parse_quietly
 from agentlint.knowledge import guards
 from agentlint.knowledge.words import name_parts, name_words
@@ -24,28 +24,18 @@ def last(name: str | None) -> str:
     return (name or "").rpartition(".")[2]
 
 
-_PLAIN_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level", "lineno", "is_async",
-                           "conversion", "simple", "tag", "kind", "type_comment"})
-"""Fields that hold no node a guard's reading looks for: names and flags, and the
-`Load` / `Add` singletons."""
-_OWN_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
 def own_nodes(node: ast.AST) -> Iterator[ast.AST]:
     """``node`` and the nodes under it, nested functions, classes and lambdas excluded, in
-    the order of a stack fed by `ast.iter_child_nodes` (the contexts and operators left
-    out). The fields that can hold a node are read once per node class."""
+    the order of a stack fed by `ast.iter_child_nodes`, without the nodes of the fields
+    that hold names, flags, contexts and operators (``ast_helpers.child_fields``), which
+    no reading of a guard looks for."""
     stack = [node]
     pop, push = stack.pop, stack.append
-    fields_of = _OWN_FIELDS
+    fields_of = CHILD_FIELDS
     while stack:
         current = pop()
         yield current
-        cls = type(current)
-        fields = fields_of.get(cls)
-        if fields is None:
-            fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
-        for name in fields:
+        for name in fields_of.get(type(current)) or child_fields(type(current)):
             value = getattr(current, name, None)
             if type(value) is list:
                 for item in value:
