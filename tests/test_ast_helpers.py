@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentlint.facts import cost
-from agentlint.facts.ast_helpers import match_starts, nodes_of
+from agentlint.facts.ast_helpers import match_starts, nodes_of, walk_statements
 from agentlint.facts.source import split_lines
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -42,6 +42,37 @@ def test_nodes_of_is_ast_walk_filtered(kinds):
 def test_nodes_of_reaches_nested_code():
     tree = ast.parse("class A:\n    def f(self):\n        return [g(x) for x in h(lambda: k())]\n")
     assert [n.func.id for n in nodes_of(tree, (ast.Call,))] == ["g", "h", "k"]
+
+
+def _statements_by_recursion(body, cases=True):
+    """The definition: each statement, then the statements of its blocks, in order."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                yield from _statements_by_recursion(inner, cases)
+        for handler in getattr(stmt, "handlers", ()):
+            yield from _statements_by_recursion(handler.body, cases)
+        for case in getattr(stmt, "cases", ()) if cases else ():
+            yield from _statements_by_recursion(case.body, cases)
+
+
+@pytest.mark.parametrize("cases", [True, False], ids=["with-cases", "without-cases"])
+def test_walk_statements_is_the_recursive_walk(cases):
+    checked = 0
+    for path, tree in _trees():
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                assert list(walk_statements(body, cases=cases)) == list(_statements_by_recursion(body, cases)), path
+                checked += 1
+    assert checked > 1000
+    source = "def f(x):\n    match x:\n        case 1:\n            return a\n    return b\n"
+    found = [type(s).__name__ for s in walk_statements(ast.parse(source).body[0].body, cases=cases)]
+    assert found == (["Match", "Return", "Return"] if cases else ["Match", "Return"])
 
 
 ANCHORED = [

@@ -7,7 +7,7 @@ import ast
 import bisect
 import re
 import sys
-from typing import AnyStr, Iterator
+from typing import AnyStr, Iterable, Iterator
 
 MODULE_SCOPE = "<module>"
 SELF_NAMES = frozenset({"self", "cls"})
@@ -20,6 +20,30 @@ COMPOUND_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.W
                                  getattr(ast, "TryStar", ast.Try), ast.Match})
 """The statements that hold other statements, defs and classes aside: a walk of bodies
 passes every other statement over without looking for one."""
+
+
+def walk_statements(body: "Iterable[ast.stmt]", *, cases: bool = True) -> Iterator[ast.stmt]:
+    """The statements of ``body`` and of the blocks of its compound statements (a
+    `match`'s cases too, unless ``cases`` is false), each before the statements it holds,
+    nested defs and classes not entered. One generator and a stack: a generator per
+    nested block would pass each statement up through every block around it."""
+    stack = list(body)[::-1]
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if type(stmt) not in COMPOUND_STATEMENTS:
+            continue  # a def or a class, or a statement that holds none
+        inner: list[ast.stmt] = []
+        for name in ("body", "orelse", "finalbody"):
+            part = getattr(stmt, name, None)
+            if isinstance(part, list):
+                inner += part
+        for handler in getattr(stmt, "handlers", ()):
+            inner += handler.body
+        if cases:
+            for case in getattr(stmt, "cases", ()):
+                inner += case.body
+        stack += inner[::-1]
 
 
 def dotted(expr: ast.AST) -> str | None:

@@ -19,8 +19,8 @@ def may_gate(source: str, name: str) -> bool:
     The pattern, which starts with an alternation, is tried only around the calls of
     ``name``: from where the word characters, dots and spaces before the name start (what
     a match holds before it, but the `=` it may start with) to the call's parenthesis."""
-    pattern = (rf"(?:\b(?:if|elif|while|assert|not|and|or)|=)\s*(?:not\s+)?(?:await\s+)?"
-               rf"(?:[\w.]+\.)?{re.escape(name)}\s*\(")
+    search = re.compile(rf"(?:\b(?:if|elif|while|assert|not|and|or)|=)\s*(?:not\s+)?(?:await\s+)?"
+                        rf"(?:[\w.]+\.)?{re.escape(name)}\s*\(").search
     size = len(source)
     for at in occurrences(source, name):
         end = at + len(name)
@@ -31,7 +31,7 @@ def may_gate(source: str, name: str) -> bool:
         start = at
         while start > 0 and (source[start - 1].isalnum() or source[start - 1] in "_." or source[start - 1].isspace()):
             start -= 1
-        if re.compile(pattern).search(source, max(0, start - 1), end + 1) is not None:
+        if search(source, max(0, start - 1), end + 1) is not None:
             return True
     return False
 

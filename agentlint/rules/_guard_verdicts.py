@@ -498,9 +498,8 @@ class GuardSignals:
         self.nouns = nouns
         self.keywords = keywords
         self._registered: dict[str, str] | None = None
-        self._may_register: bool | None = None
-        self._present: tuple[str, ...] = ()
-        """The ``registration_words`` the text holds (read with ``may_register``)."""
+        self._present: tuple[str, ...] | None = None
+        """The ``registration_words`` the text holds (found with ``may_register``)."""
         self._gated: set[str] | None = None
 
     def qualified(self, name: str) -> str:
@@ -588,10 +587,9 @@ class GuardSignals:
     @property
     def may_register(self) -> bool:
         """The module's text has a word every registration needs (cheaper than ``registered``)."""
-        if self._may_register is None:
+        if self._present is None:
             self._present = tuple(word for word in registration_words(self.keywords) if word in self.source)
-            self._may_register = bool(self._present)
-        return self._may_register
+        return bool(self._present)
 
     @property
     def gated(self) -> set[str]:

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import Iterator, Sequence
 
-from agentlint.facts.agents.calls import walk_statements
+from agentlint.facts.ast_helpers import walk_statements
 from agentlint.lazy_regex import lazy_compile
 from agentlint.rules.api import ModelRule
 from agentlint.rules.catalog.tools import EXCEPTION_TEXT_TO_MODEL, MODEL_SUPPLIED_IDENTIFIER, MONEY_WORDS, SCOPE_WORDS

@@ -5,9 +5,9 @@ are one, through which receivers), and which of them a function makes every time
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from agentlint.facts.agents.receivers import AgentReceivers, LlmCall, _walk_body
+from agentlint.facts.agents.receivers import AgentReceivers, LlmCall
 from agentlint.facts.ast_helpers import callee_text, dotted, nodes_of
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc
@@ -192,10 +192,6 @@ def _pattern_matches(pattern: str, qualified: str, written: str) -> bool:
     return fw.matches(qualified, pattern)
 
 
-def walk_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-    for node in _walk_body(body):
-        if isinstance(node, ast.stmt):
-            yield node
 
 
 _NO_LOOP: frozenset[str] = frozenset()

@@ -22,7 +22,6 @@ import ast
 from dataclasses import replace
 from typing import Iterator
 
-from agentlint.facts.agents.calls import walk_statements
 from agentlint.facts.agents.inventory import model_calls as call_inventory
 from agentlint.facts.agents.receivers import (
     DEFAULT_KNOWLEDGE,
@@ -33,7 +32,7 @@ from agentlint.facts.agents.receivers import (
 )
 from agentlint.facts.agents.sinks import Sink, SinkFinder
 from agentlint.facts.agents.tools import ToolFinder, _function_argument
-from agentlint.facts.ast_helpers import dotted
+from agentlint.facts.ast_helpers import dotted, walk_statements
 from agentlint.facts.types import AgentEdgeFact, AgentFact, FileFacts, ToolFact
 from agentlint.knowledge import frameworks as fw
 from agentlint.knowledge import model_calls as mc

@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import Iterator
 
 from agentlint.facts.agents.params import ToolParams
-from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted, nodes_of
+from agentlint.facts.ast_helpers import dotted, nodes_of, walk_statements
 from agentlint.facts.types import ToolFrameworkFact, ToolUseFact
 from agentlint.knowledge import frameworks as fw
 
@@ -308,31 +307,12 @@ def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a body and of its blocks (a `match`'s cases aside), each before
-    the ones it holds, nested defs and classes not entered: one generator and a stack."""
-    stack = body[::-1]
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if type(stmt) not in COMPOUND_STATEMENTS:
-            continue  # a def or a class, or a statement that holds none
-        inner: list[ast.stmt] = []
-        for name in ("body", "orelse", "finalbody"):
-            part = getattr(stmt, name, None)
-            if isinstance(part, list):
-                inner += part
-        for handler in getattr(stmt, "handlers", ()):
-            inner += handler.body
-        stack += inner[::-1]
-
-
 def _returns_decorated(func: ast.AST, fn: str) -> bool:
     """Among the body's statements (nested defs not entered), a `return fn`, a return of
     a call given `fn` (`return Tool(fn)`), or of a def nested here (a wrapper, or a
     decorator factory's inner decorator)."""
     nested = {n.name for n in func.body if isinstance(n, _DEFS)}  # type: ignore[attr-defined]
-    for stmt in _statements(func.body):  # type: ignore[attr-defined]
+    for stmt in walk_statements(func.body, cases=False):  # type: ignore[attr-defined]
         if not isinstance(stmt, ast.Return) or stmt.value is None:
             continue
         value = stmt.value

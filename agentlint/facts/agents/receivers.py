@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
-from agentlint.facts.ast_helpers import COMPOUND_STATEMENTS, dotted
+from agentlint.facts.ast_helpers import dotted, walk_statements
 from agentlint.facts.source import parse_quietly
 from agentlint.facts.types import AgentFact, FileFacts, ToolFact, ToolRefFact
 from agentlint.knowledge import frameworks as fw
@@ -221,7 +221,7 @@ class AgentReceivers:
     # -- scopes and receivers ----------------------------------------------------------
     def _scan_scope(self, body: Iterable[ast.stmt], scope: Scope, self_attrs: Scope | None = None) -> None:
         """Record `x = Ctor(...)`, `x: Ctor`, `with Ctor() as x` in a body (not nested defs)."""
-        for node in _walk_body(body):
+        for node in walk_statements(body):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._note(target, node.value, scope, self_attrs)
@@ -365,7 +365,7 @@ class AgentReceivers:
         try:
             scope = self.scope_of(func)
             found: str | None = None
-            for node in _walk_body(func.body):  # type: ignore[attr-defined]
+            for node in walk_statements(func.body):  # type: ignore[attr-defined]
                 if isinstance(node, ast.Return) and node.value is not None:
                     type_ = self.expr_type(node.value, scope, depth + 1)
                     if type_ is not None and (not type_.startswith(f"{self.module}.")
@@ -412,7 +412,7 @@ class AgentReceivers:
                 if type_:
                     scope.types[arg.arg] = type_
             self._scan_scope(func.body, scope)  # type: ignore[attr-defined]
-            for node in _walk_body(func.body):  # type: ignore[attr-defined]
+            for node in walk_statements(func.body):  # type: ignore[attr-defined]
                 if isinstance(node, _DEFS):
                     scope.values.setdefault(node.name, node)  # a nested def: a closure or a local factory
         return scope
@@ -493,25 +493,3 @@ class AgentReceivers:
 def _unsubscript(expr: ast.AST) -> ast.AST:
     """`Agent[Ctx]` -> `Agent` (a generic constructor is still the constructor)."""
     return expr.value if isinstance(expr, ast.Subscript) else expr
-
-
-def _walk_body(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
-    """Statements of a body and of its nested blocks, not entering defs or classes, each
-    before the statements it holds. One generator and a stack: a generator per nested
-    block would pass each statement up through every block around it."""
-    stack = list(body)[::-1]
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if type(stmt) not in COMPOUND_STATEMENTS:
-            continue
-        inner: list[ast.stmt] = []
-        for name in ("body", "orelse", "finalbody"):
-            part = getattr(stmt, name, None)
-            if isinstance(part, list):
-                inner += part
-        for handler in getattr(stmt, "handlers", ()):
-            inner += handler.body
-        for case in getattr(stmt, "cases", ()):
-            inner += case.body
-        stack += inner[::-1]
